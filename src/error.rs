@@ -1,0 +1,317 @@
+//! The one error type: a stable code for machines, a one-line message for people.
+//!
+//! Every variant carries what its message needs, copied out of the input, so an `Error` owns
+//! nothing on the heap and outlives the request it describes. Constructors are `#[cold]`: line and
+//! column are counted only when something has already gone wrong.
+
+use std::fmt;
+
+/// Why a request was refused. [`Error::code`] is the stable part; the message may improve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    kind: Kind,
+    /// Byte offset into the request where the problem was seen, when there is one.
+    at: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Not RFC 8259 JSON. `what` says what went wrong; `found` is the byte there, if any.
+    Malformed {
+        what: &'static str,
+        found: Option<u8>,
+        line: usize,
+        column: usize,
+    },
+    TooDeep,
+    TooLarge,
+    NotAnObject {
+        found: &'static str,
+    },
+    DuplicateField {
+        field: &'static str,
+    },
+    UnknownField {
+        name: Snippet,
+        expected: &'static str,
+    },
+    MissingField {
+        field: &'static str,
+    },
+    WrongType {
+        field: &'static str,
+        expected: &'static str,
+        found: &'static str,
+    },
+    UnknownOp {
+        value: Snippet,
+    },
+    UnknownTool {
+        value: Snippet,
+    },
+    Io {
+        action: &'static str,
+        kind: std::io::ErrorKind,
+    },
+}
+
+/// The largest request read, in bytes (64 KiB). A longer one is `too_large`.
+pub const MAX_INPUT: usize = 64 * 1024;
+
+/// The deepest nesting of arrays and objects accepted. Deeper is `too_deep`.
+pub const MAX_DEPTH: usize = 64;
+
+impl Error {
+    /// The stable, machine-readable code, e.g. `"unknown_tool"`. Documented in the README.
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            Kind::Malformed { .. } => "malformed_json",
+            Kind::TooDeep => "too_deep",
+            Kind::TooLarge => "too_large",
+            Kind::NotAnObject { .. } => "not_an_object",
+            Kind::DuplicateField { .. } => "duplicate_field",
+            Kind::UnknownField { .. } => "unknown_field",
+            Kind::MissingField { .. } => "missing_field",
+            Kind::WrongType { .. } => "wrong_type",
+            Kind::UnknownOp { .. } => "unknown_op",
+            Kind::UnknownTool { .. } => "unknown_tool",
+            Kind::Io { .. } => "io",
+        }
+    }
+
+    /// Byte offset into the request where the problem was seen (`None` for `io`).
+    pub fn offset(&self) -> Option<usize> {
+        self.at
+    }
+
+    /// Whether the input was refused before its meaning was looked at: not JSON, too deep or
+    /// too large. These win over every other error in the same request.
+    pub(crate) fn is_syntax(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::Malformed { .. } | Kind::TooDeep | Kind::TooLarge
+        )
+    }
+
+    #[cold]
+    pub(crate) fn malformed(input: &[u8], at: usize, what: &'static str) -> Error {
+        let before = &input[..at.min(input.len())];
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let kind = Kind::Malformed {
+            what,
+            found: input.get(at).copied(),
+            line,
+            column: at - line_start + 1,
+        };
+        Error { kind, at: Some(at) }
+    }
+
+    #[cold]
+    pub(crate) fn too_deep(at: usize) -> Error {
+        Error {
+            kind: Kind::TooDeep,
+            at: Some(at),
+        }
+    }
+
+    #[cold]
+    pub(crate) fn too_large() -> Error {
+        Error {
+            kind: Kind::TooLarge,
+            at: Some(MAX_INPUT),
+        }
+    }
+
+    #[cold]
+    pub(crate) fn not_an_object(at: usize, found: &'static str) -> Error {
+        Error {
+            kind: Kind::NotAnObject { found },
+            at: Some(at),
+        }
+    }
+
+    #[cold]
+    pub(crate) fn duplicate_field(at: usize, field: &'static str) -> Error {
+        Error {
+            kind: Kind::DuplicateField { field },
+            at: Some(at),
+        }
+    }
+
+    #[cold]
+    pub(crate) fn unknown_field(at: usize, literal: &[u8], expected: &'static str) -> Error {
+        let name = Snippet::of(literal);
+        Error {
+            kind: Kind::UnknownField { name, expected },
+            at: Some(at),
+        }
+    }
+
+    #[cold]
+    pub(crate) fn missing_field(at: usize, field: &'static str) -> Error {
+        Error {
+            kind: Kind::MissingField { field },
+            at: Some(at),
+        }
+    }
+
+    #[cold]
+    pub(crate) fn wrong_type(
+        at: usize,
+        field: &'static str,
+        expected: &'static str,
+        found: &'static str,
+    ) -> Error {
+        let kind = Kind::WrongType {
+            field,
+            expected,
+            found,
+        };
+        Error { kind, at: Some(at) }
+    }
+
+    #[cold]
+    pub(crate) fn unknown_op(at: usize, literal: &[u8]) -> Error {
+        let value = Snippet::of(literal);
+        Error {
+            kind: Kind::UnknownOp { value },
+            at: Some(at),
+        }
+    }
+
+    #[cold]
+    pub(crate) fn unknown_tool(at: usize, literal: &[u8]) -> Error {
+        let value = Snippet::of(literal);
+        Error {
+            kind: Kind::UnknownTool { value },
+            at: Some(at),
+        }
+    }
+
+    /// A failed read or write. `action` says which, e.g. `"cannot write standard output"`.
+    #[cold]
+    pub fn io(action: &'static str, err: &std::io::Error) -> Error {
+        let kind = Kind::Io {
+            action,
+            kind: err.kind(),
+        };
+        Error { kind, at: None }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = self.at.unwrap_or(0);
+        match &self.kind {
+            Kind::Malformed {
+                what,
+                found,
+                line,
+                column,
+            } => {
+                f.write_str(what)?;
+                match found {
+                    Some(b @ b' '..=b'~') => write!(f, ", found '{}'", *b as char)?,
+                    Some(b) => write!(f, ", found byte 0x{b:02x}")?,
+                    None => f.write_str(", found end of input")?,
+                }
+                write!(f, " at byte {at} (line {line}, column {column})")
+            }
+            Kind::TooDeep => write!(
+                f,
+                "nesting deeper than {MAX_DEPTH} arrays and objects at byte {at}"
+            ),
+            Kind::TooLarge => write!(
+                f,
+                "input longer than {MAX_INPUT} bytes; reading stopped at byte {at}"
+            ),
+            Kind::NotAnObject { found } => write!(
+                f,
+                "the request must be a JSON object, found {found} at byte {at}"
+            ),
+            Kind::DuplicateField { field } => {
+                write!(f, "field \"{field}\" appears again at byte {at}")
+            }
+            Kind::UnknownField { name, expected } => write!(
+                f,
+                "{name} at byte {at} is not a field of this request; expected {expected}"
+            ),
+            Kind::MissingField { field } => write!(
+                f,
+                "missing field \"{field}\" in the request object ending at byte {at}"
+            ),
+            Kind::WrongType {
+                field,
+                expected,
+                found,
+            } => write!(
+                f,
+                "field \"{field}\" must be {expected}, found {found} at byte {at}"
+            ),
+            Kind::UnknownOp { value } => write!(
+                f,
+                "{value} at byte {at} is not an op; expected {}",
+                crate::request::OPS
+            ),
+            Kind::UnknownTool { value } => write!(
+                f,
+                "{value} at byte {at} is not a tool; expected one of {}",
+                crate::catalog::Names
+            ),
+            Kind::Io { action, kind } => write!(f, "{action}: {kind}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// A string literal as it was written in the request, quotes and escapes included, cut to fit.
+///
+/// Held inline so that building and printing an error never touches the heap.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Snippet {
+    bytes: [u8; Snippet::CAP],
+    len: u8,
+    cut: bool,
+}
+
+impl Snippet {
+    const CAP: usize = 48;
+
+    fn of(literal: &[u8]) -> Snippet {
+        let mut len = literal.len().min(Snippet::CAP);
+        // Never split a UTF-8 sequence: back up to the start of a character.
+        while len < literal.len() && len > 0 && literal[len] & 0xC0 == 0x80 {
+            len -= 1;
+        }
+        let mut bytes = [0; Snippet::CAP];
+        bytes[..len].copy_from_slice(&literal[..len]);
+        Snippet {
+            bytes,
+            len: len as u8,
+            cut: len < literal.len(),
+        }
+    }
+}
+
+impl fmt::Display for Snippet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = &self.bytes[..usize::from(self.len)];
+        // Literals come from validated JSON, so they are UTF-8; the fallback is only for safety.
+        f.write_str(std::str::from_utf8(text).unwrap_or("<string>"))?;
+        if self.cut {
+            f.write_str("...")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Snippet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}

@@ -1,0 +1,138 @@
+//! The `tool-schema` command: one request on standard input, one declaration on standard output.
+//!
+//! A thin shell over [`tool_schema::respond`]: it reads at most [`MAX_INPUT`] + 1 bytes into a
+//! stack buffer, answers into another, and writes the answer with a single `write`. Errors go to
+//! standard error as one line, `tool-schema: <code>: <message>`, with exit status 1; a bad
+//! command line is exit status 2.
+#![forbid(unsafe_code)]
+
+use std::fmt::Write as _;
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+use tool_schema::{respond, Error, MAX_INPUT, MAX_OUTPUT};
+
+const USAGE: &str = "\
+usage: tool-schema [--help | --version] < request.json
+
+Reads one JSON request on standard input and writes one tool declaration on standard output:
+compact JSON, object keys sorted at every level, non-ASCII as raw UTF-8, one trailing newline.
+
+request:
+  {\"op\":\"tool_schema\",\"tool\":TOOL}   TOOL is read_file, write_file or patch_file
+
+errors: nothing on standard output, one line on standard error, exit status 1:
+  tool-schema: <code>: <message>
+  malformed_json   not RFC 8259 JSON (offset, line and column given)
+  too_deep         arrays and objects nested deeper than 64
+  too_large        more than 65536 bytes of input
+  not_an_object    the request is not a JSON object
+  duplicate_field  a field appears twice
+  unknown_field    a field this request does not have
+  missing_field    a field this request needs is absent
+  wrong_type       a field's value has the wrong JSON type
+  unknown_op       op is not tool_schema
+  unknown_tool     tool is not one of the tools above
+  io               standard input or output failed
+A bad command line is exit status 2.
+";
+
+fn main() -> ExitCode {
+    let mut args = std::env::args_os().skip(1);
+    if let Some(arg) = args.next() {
+        let text = match arg.to_str() {
+            _ if args.next().is_some() => None,
+            Some("-h" | "--help") => Some(USAGE),
+            Some("-V" | "--version") => {
+                Some(concat!("tool-schema ", env!("CARGO_PKG_VERSION"), "\n"))
+            }
+            _ => None,
+        };
+        return match text {
+            Some(text) => finish(write_stdout(text.as_bytes())),
+            None => {
+                let _ = io::stderr().write_all(
+                    b"tool-schema: usage: unexpected arguments; see tool-schema --help\n",
+                );
+                ExitCode::from(2)
+            }
+        };
+    }
+    finish(run())
+}
+
+fn run() -> Result<(), Error> {
+    let mut request = [0; MAX_INPUT + 1];
+    let len = read_stdin(&mut request)?;
+    let mut response = [0; MAX_OUTPUT];
+    let mut rest = &mut response[..];
+    respond(&request[..len], &mut rest)?;
+    let len = MAX_OUTPUT - rest.len();
+    write_stdout(&response[..len])
+}
+
+/// Fills `buf` from standard input until end of input or the buffer is full; a full buffer is
+/// one byte over the limit, which the tokenizer reports as `too_large` without reading more.
+///
+/// A standard input closed by the caller reads as empty: std reopens closed standard
+/// descriptors on `/dev/null` before `main`, so that case is `malformed_json`, like any empty
+/// input.
+fn read_stdin(buf: &mut [u8]) -> Result<usize, Error> {
+    let fail = |err: io::Error| Error::io("cannot read standard input", &err);
+    let mut stdin = io::stdin().lock();
+    let mut len = 0;
+    while len < buf.len() {
+        match stdin.read(&mut buf[len..]) {
+            Ok(0) => break,
+            Ok(n) => len += n,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(fail(err)),
+        }
+    }
+    Ok(len)
+}
+
+/// Writes all of `bytes` to standard output. Every response ends in a newline, so std's line
+/// buffer passes it straight through as one `write`; the flush is for `--help`'s sake.
+fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
+    let fail = |err: io::Error| Error::io("cannot write standard output", &err);
+    let mut stdout = io::stdout().lock();
+    stdout
+        .write_all(bytes)
+        .and_then(|()| stdout.flush())
+        .map_err(fail)
+}
+
+fn finish(result: Result<(), Error>) -> ExitCode {
+    let Err(err) = result else {
+        return ExitCode::SUCCESS;
+    };
+    // One line, one write, no heap: a truncating stack buffer.
+    let mut line = Line {
+        buf: [0; 1024],
+        len: 0,
+    };
+    let _ = write!(line, "tool-schema: {}: {err}", err.code());
+    let end = line.len.min(line.buf.len() - 1);
+    line.buf[end] = b'\n';
+    let _ = io::stderr().write_all(&line.buf[..=end]);
+    ExitCode::FAILURE
+}
+
+/// A line of at most 1 KiB; what does not fit is dropped at a character boundary.
+struct Line {
+    buf: [u8; 1024],
+    len: usize,
+}
+
+impl std::fmt::Write for Line {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let room = self.buf.len() - 1 - self.len;
+        let mut take = s.len().min(room);
+        while !s.is_char_boundary(take) {
+            take -= 1;
+        }
+        self.buf[self.len..self.len + take].copy_from_slice(&s.as_bytes()[..take]);
+        self.len += take;
+        Ok(())
+    }
+}

@@ -1,0 +1,31 @@
+//! The library's entry point: one request in, one declaration out.
+
+use crate::error::Error;
+use crate::{request, writer};
+use std::io::Write;
+
+/// No response is longer than this many bytes, so a caller may use a fixed buffer of this size.
+/// The tests check every response against it.
+pub const MAX_OUTPUT: usize = 8 * 1024;
+
+/// Answers one request: writes exactly the bytes the CLI prints for it, trailing newline
+/// included.
+///
+/// On error nothing has been written, except for `io` errors from `out` itself. Allocates
+/// nothing.
+///
+/// ```
+/// let mut out = Vec::new();
+/// tool_schema::respond(br#"{"op":"tool_schema","tool":"read_file"}"#, &mut out).unwrap();
+/// assert!(out.starts_with(br#"{"function":{"description":"Lee el contenido"#));
+/// assert!(out.ends_with(b"}\n"));
+///
+/// let err = tool_schema::respond(br#"{"op":"tool_schema","tool":"rm"}"#, &mut out).unwrap_err();
+/// assert_eq!(err.code(), "unknown_tool");
+/// ```
+pub fn respond(request: &[u8], out: &mut impl Write) -> Result<(), Error> {
+    let request = request::parse(request)?;
+    writer::write_declaration(out, request.tool)
+        .and_then(|()| out.write_all(b"\n"))
+        .map_err(|err| Error::io("cannot write the response", &err))
+}

@@ -1,0 +1,452 @@
+//! A strict RFC 8259 tokenizer over borrowed bytes.
+//!
+//! Why hand-written: the request is tiny, the rules are exact, and an auditor should be able to
+//! check every accept and reject against the RFC's grammar without reading a general-purpose
+//! parser. It never recurses (nesting is a depth count and a 64-bit stack of container kinds, so
+//! the limit of 64 is also the size of the stack), never allocates (tokens borrow the input;
+//! escapes are decoded only where a string is compared), and reads each byte once.
+//!
+//! Errors are idempotent: the tokenizer's position only moves past a token once the whole token is
+//! known to be good, so calling [`Tokenizer::next`] again after an error returns the same error.
+
+use crate::error::{Error, MAX_DEPTH, MAX_INPUT};
+
+/// What a token is. Commas and colons are checked but not reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    ObjectStart,
+    ObjectEnd,
+    ArrayStart,
+    ArrayEnd,
+    /// An object key. Its `raw` bytes are the literal, quotes and escapes included.
+    Key,
+    /// A string value. Its `raw` bytes are the literal, quotes and escapes included.
+    String,
+    Number,
+    True,
+    False,
+    Null,
+}
+
+/// One token: its kind, where it starts, and its bytes in the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token<'a> {
+    pub kind: Kind,
+    /// Byte offset of the token's first byte.
+    pub at: usize,
+    pub raw: &'a [u8],
+}
+
+/// What the tokenizer expects next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    /// The document's one value (and the size check, before anything is read).
+    Document,
+    /// A value: after `:` or after `,` in an array.
+    Value,
+    /// After `[`: a value or `]`.
+    ValueOrEnd,
+    /// After `{`: a key or `}`.
+    KeyOrEnd,
+    /// After `,` in an object.
+    Key,
+    /// After a key.
+    Colon,
+    /// After a value inside a container: `,` or the matching close.
+    Separator,
+    /// After the document's value: only whitespace may follow.
+    End,
+}
+
+/// Pulls tokens out of one JSON document.
+#[derive(Clone, Debug)]
+pub struct Tokenizer<'a> {
+    input: &'a [u8],
+    pos: usize,
+    expect: Expect,
+    depth: usize,
+    /// Bit `d` is set when the container at depth `d + 1` is an object. Sixty-four bits hold
+    /// exactly [`MAX_DEPTH`] levels.
+    objects: u64,
+}
+
+const _: () = assert!(MAX_DEPTH == u64::BITS as usize);
+
+impl<'a> Tokenizer<'a> {
+    pub fn new(input: &'a [u8]) -> Tokenizer<'a> {
+        Tokenizer {
+            input,
+            pos: 0,
+            expect: Expect::Document,
+            depth: 0,
+            objects: 0,
+        }
+    }
+
+    /// How many arrays and objects are open.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// The next token; `Ok(None)` once the document has ended with nothing but whitespace after
+    /// it.
+    // Not `Iterator`: a tokenizer stops at its first error, and `?` reads better than
+    // `Option<Result<..>>`.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Result<Option<Token<'a>>, Error> {
+        loop {
+            let at = self.skip_whitespace();
+            let byte = self.input.get(at).copied();
+            match self.expect {
+                Expect::Document => {
+                    if self.input.len() > MAX_INPUT {
+                        return Err(Error::too_large());
+                    }
+                    if self.input.starts_with(b"\xEF\xBB\xBF") {
+                        return Err(self.error(
+                            at,
+                            "expected a JSON value (a byte order mark is not allowed)",
+                        ));
+                    }
+                    return self.value(at, byte, "expected a JSON value").map(Some);
+                }
+                Expect::Value => return self.value(at, byte, "expected a value").map(Some),
+                Expect::ValueOrEnd if byte == Some(b']') => return Ok(Some(self.close(at))),
+                Expect::ValueOrEnd => {
+                    return self.value(at, byte, "expected a value or ']'").map(Some);
+                }
+                Expect::KeyOrEnd if byte == Some(b'}') => return Ok(Some(self.close(at))),
+                Expect::KeyOrEnd | Expect::Key if byte == Some(b'"') => {
+                    let end = self.string_end(at)?;
+                    self.pos = end;
+                    self.expect = Expect::Colon;
+                    return Ok(Some(self.token(Kind::Key, at, end)));
+                }
+                Expect::KeyOrEnd => return Err(self.error(at, "expected a string key or '}'")),
+                Expect::Key => return Err(self.error(at, "expected a string key after ','")),
+                Expect::Colon if byte == Some(b':') => {
+                    self.pos = at + 1;
+                    self.expect = Expect::Value;
+                }
+                Expect::Colon => return Err(self.error(at, "expected ':' after object key")),
+                Expect::Separator => {
+                    let in_object = self.objects >> (self.depth - 1) & 1 == 1;
+                    match (byte, in_object) {
+                        (Some(b','), true) => self.expect = Expect::Key,
+                        (Some(b','), false) => self.expect = Expect::Value,
+                        (Some(b'}'), true) | (Some(b']'), false) => {
+                            return Ok(Some(self.close(at)))
+                        }
+                        (_, true) => {
+                            return Err(self.error(at, "expected ',' or '}' after object value"))
+                        }
+                        (_, false) => {
+                            return Err(self.error(at, "expected ',' or ']' after array element"))
+                        }
+                    }
+                    self.pos = at + 1;
+                }
+                Expect::End if byte.is_none() => {
+                    self.pos = at;
+                    return Ok(None);
+                }
+                Expect::End => return Err(self.error(at, "expected end of input after the value")),
+            }
+        }
+    }
+
+    /// The next token, where the grammar says one must come (inside a container, or first).
+    pub fn expect_token(&mut self) -> Result<Token<'a>, Error> {
+        match self.next()? {
+            Some(token) => Ok(token),
+            None => Err(self.error(self.pos, "expected a token, the document has ended")),
+        }
+    }
+
+    /// Reads tokens to the end of the document, for a verdict only.
+    pub fn finish(&mut self) -> Result<(), Error> {
+        while self.next()?.is_some() {}
+        Ok(())
+    }
+
+    fn value(
+        &mut self,
+        at: usize,
+        byte: Option<u8>,
+        what: &'static str,
+    ) -> Result<Token<'a>, Error> {
+        let (kind, end) = match byte {
+            Some(b'{') | Some(b'[') => {
+                if self.depth == MAX_DEPTH {
+                    return Err(Error::too_deep(at));
+                }
+                let object = byte == Some(b'{');
+                self.objects = self.objects & !(1 << self.depth) | u64::from(object) << self.depth;
+                self.depth += 1;
+                self.pos = at + 1;
+                self.expect = if object {
+                    Expect::KeyOrEnd
+                } else {
+                    Expect::ValueOrEnd
+                };
+                let kind = if object {
+                    Kind::ObjectStart
+                } else {
+                    Kind::ArrayStart
+                };
+                return Ok(self.token(kind, at, at + 1));
+            }
+            Some(b'"') => (Kind::String, self.string_end(at)?),
+            Some(b'-' | b'0'..=b'9') => (Kind::Number, self.number_end(at)?),
+            Some(b't') => (Kind::True, self.literal_end(at, b"true")?),
+            Some(b'f') => (Kind::False, self.literal_end(at, b"false")?),
+            Some(b'n') => (Kind::Null, self.literal_end(at, b"null")?),
+            _ => return Err(self.error(at, what)),
+        };
+        self.pos = end;
+        self.expect = self.after_value();
+        Ok(self.token(kind, at, end))
+    }
+
+    fn close(&mut self, at: usize) -> Token<'a> {
+        let kind = if self.objects >> (self.depth - 1) & 1 == 1 {
+            Kind::ObjectEnd
+        } else {
+            Kind::ArrayEnd
+        };
+        self.depth -= 1;
+        self.pos = at + 1;
+        self.expect = self.after_value();
+        self.token(kind, at, at + 1)
+    }
+
+    fn after_value(&self) -> Expect {
+        if self.depth == 0 {
+            Expect::End
+        } else {
+            Expect::Separator
+        }
+    }
+
+    fn token(&self, kind: Kind, at: usize, end: usize) -> Token<'a> {
+        Token {
+            kind,
+            at,
+            raw: &self.input[at..end],
+        }
+    }
+
+    fn skip_whitespace(&self) -> usize {
+        let mut at = self.pos;
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.input.get(at) {
+            at += 1;
+        }
+        at
+    }
+
+    /// The offset just past the closing quote of the string literal that opens at `at`.
+    fn string_end(&self, at: usize) -> Result<usize, Error> {
+        let input = self.input;
+        let mut i = at + 1;
+        loop {
+            match input.get(i) {
+                None => return Err(self.error(i, "expected '\"' to close the string")),
+                Some(b'"') => return Ok(i + 1),
+                Some(b'\\') => i = self.escape_end(i)?,
+                Some(0x00..=0x1F) => {
+                    return Err(self.error(i, "control characters must be escaped in a string"))
+                }
+                Some(0x20..=0x7F) => i += 1,
+                Some(&lead) => {
+                    let width = match lead {
+                        0xC2..=0xDF => 2,
+                        0xE0..=0xEF => 3,
+                        0xF0..=0xF4 => 4,
+                        _ => 0,
+                    };
+                    // std's check rejects overlong forms, encoded surrogates and code points
+                    // past U+10FFFF, exactly as RFC 3629 asks.
+                    match input.get(i..i + width) {
+                        Some(sequence) if width > 0 && std::str::from_utf8(sequence).is_ok() => {
+                            i += width
+                        }
+                        _ => return Err(self.error(i, "expected valid UTF-8 in a string")),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The offset just past the escape whose backslash is at `at`.
+    fn escape_end(&self, at: usize) -> Result<usize, Error> {
+        match self.input.get(at + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 2),
+            Some(b'u') => {
+                let unit = self.hex4(at + 2)?;
+                match unit {
+                    0xD800..=0xDBFF => {
+                        let low = at + 6;
+                        let paired = self.input.get(low..low + 2) == Some(b"\\u")
+                            && matches!(self.hex4(low + 2), Ok(0xDC00..=0xDFFF));
+                        if paired {
+                            Ok(low + 6)
+                        } else {
+                            Err(self.error(
+                                low,
+                                "expected a low surrogate \\uDC00-\\uDFFF after a high surrogate",
+                            ))
+                        }
+                    }
+                    0xDC00..=0xDFFF => Err(self.error(
+                        at,
+                        "expected a high surrogate \\uD800-\\uDBFF before a low surrogate",
+                    )),
+                    _ => Ok(at + 6),
+                }
+            }
+            _ => Err(self.error(
+                at + 1,
+                "expected an escape: \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX",
+            )),
+        }
+    }
+
+    /// The value of the four hex digits at `at`.
+    fn hex4(&self, at: usize) -> Result<u32, Error> {
+        let mut unit = 0;
+        for i in at..at + 4 {
+            let digit = match self.input.get(i) {
+                Some(&b) => (b as char).to_digit(16),
+                None => None,
+            };
+            match digit {
+                Some(d) => unit = unit * 16 + d,
+                None => return Err(self.error(i, "expected four hex digits after \\u")),
+            }
+        }
+        Ok(unit)
+    }
+
+    /// The offset just past the number that starts at `at` (RFC 8259 section 6).
+    fn number_end(&self, at: usize) -> Result<usize, Error> {
+        let input = self.input;
+        let digits = |mut i: usize| {
+            while let Some(b'0'..=b'9') = input.get(i) {
+                i += 1;
+            }
+            i
+        };
+        let mut i = at + usize::from(input[at] == b'-');
+        match input.get(i) {
+            Some(b'0') if matches!(input.get(i + 1), Some(b'0'..=b'9')) => {
+                return Err(self.error(i + 1, "a number must not have a leading zero"))
+            }
+            Some(b'0'..=b'9') => i = digits(i + 1),
+            _ => return Err(self.error(i, "expected a digit after '-'")),
+        }
+        if input.get(i) == Some(&b'.') {
+            if !matches!(input.get(i + 1), Some(b'0'..=b'9')) {
+                return Err(self.error(i + 1, "expected a digit after the decimal point"));
+            }
+            i = digits(i + 1);
+        }
+        if let Some(b'e' | b'E') = input.get(i) {
+            i += 1;
+            if let Some(b'+' | b'-') = input.get(i) {
+                i += 1;
+            }
+            if !matches!(input.get(i), Some(b'0'..=b'9')) {
+                return Err(self.error(i, "expected a digit in the exponent"));
+            }
+            i = digits(i);
+        }
+        Ok(i)
+    }
+
+    /// The offset just past `literal` (`true`, `false` or `null`) at `at`.
+    fn literal_end(&self, at: usize, literal: &'static [u8]) -> Result<usize, Error> {
+        for (i, &want) in literal.iter().enumerate() {
+            if self.input.get(at + i) != Some(&want) {
+                let what = match literal {
+                    b"true" => "expected the literal true",
+                    b"false" => "expected the literal false",
+                    _ => "expected the literal null",
+                };
+                return Err(self.error(at + i, what));
+            }
+        }
+        Ok(at + literal.len())
+    }
+
+    #[cold]
+    fn error(&self, at: usize, what: &'static str) -> Error {
+        Error::malformed(self.input, at, what)
+    }
+}
+
+/// Whether the input is one RFC 8259 JSON document within the limits.
+pub fn validate(input: &[u8]) -> Result<(), Error> {
+    Tokenizer::new(input).finish()
+}
+
+/// Whether a string literal from a valid document (quotes included) decodes to exactly `want`.
+///
+/// Decodes escapes on the fly, so comparing costs no allocation. Surrogate pairs become one
+/// character, as RFC 8259 section 7 says.
+pub(crate) fn string_eq(literal: &[u8], want: &str) -> bool {
+    let inner = literal
+        .get(1..literal.len().saturating_sub(1))
+        .unwrap_or(b"");
+    let want = want.as_bytes();
+    let (mut i, mut j) = (0, 0);
+    while i < inner.len() {
+        if inner[i] != b'\\' {
+            if want.get(j) != Some(&inner[i]) {
+                return false;
+            }
+            i += 1;
+            j += 1;
+            continue;
+        }
+        let (c, width) = decode_escape(&inner[i..]);
+        let mut utf8 = [0; 4];
+        let bytes = c.encode_utf8(&mut utf8).as_bytes();
+        if want.get(j..j + bytes.len()) != Some(bytes) {
+            return false;
+        }
+        i += width;
+        j += bytes.len();
+    }
+    j == want.len()
+}
+
+/// The character an escape stands for and how many bytes it takes. `escape` starts at its
+/// backslash and has been validated by the tokenizer; anything else decodes to U+FFFD.
+fn decode_escape(escape: &[u8]) -> (char, usize) {
+    let hex = |at: usize| {
+        let digits = escape
+            .get(at..at + 4)
+            .and_then(|d| std::str::from_utf8(d).ok());
+        digits
+            .and_then(|d| u32::from_str_radix(d, 16).ok())
+            .unwrap_or(0xFFFD)
+    };
+    let c = match escape.get(1).copied().unwrap_or(b'?') {
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => {
+            let unit = hex(2);
+            if (0xD800..0xDC00).contains(&unit) {
+                let low = hex(8).wrapping_sub(0xDC00) & 0x3FF;
+                let c = 0x10000 + ((unit - 0xD800) << 10) + low;
+                return (char::from_u32(c).unwrap_or('\u{FFFD}'), 12);
+            }
+            return (char::from_u32(unit).unwrap_or('\u{FFFD}'), 6);
+        }
+        other => other as char,
+    };
+    (c, 2)
+}
