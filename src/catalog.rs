@@ -138,7 +138,7 @@ const _: () = check(&TOOLS);
 /// Fails the build when the catalog breaks a rule. `pub` so that `compile_fail` doctests can show
 /// each rule biting:
 ///
-/// ```compile_fail
+/// ```compile_fail,E0080
 /// use tool_schema::catalog::{check, Property, Tool, Type};
 /// const BAD: [Tool; 1] = [Tool {
 ///     name: "read file", // a space is not allowed in a tool name
@@ -149,7 +149,7 @@ const _: () = check(&TOOLS);
 /// const _: () = check(&BAD);
 /// ```
 ///
-/// ```compile_fail
+/// ```compile_fail,E0080
 /// use tool_schema::catalog::{check, Property, Tool, Type};
 /// const P: Property = Property { name: "b", ty: Type::String, description: "" };
 /// const Q: Property = Property { name: "a", ty: Type::String, description: "" };
@@ -162,7 +162,7 @@ const _: () = check(&TOOLS);
 /// const _: () = check(&BAD);
 /// ```
 ///
-/// ```compile_fail
+/// ```compile_fail,E0080
 /// use tool_schema::catalog::{check, Property, Tool, Type};
 /// const P: Property = Property { name: "a", ty: Type::String, description: "" };
 /// const BAD: [Tool; 1] = [Tool {
@@ -174,14 +174,14 @@ const _: () = check(&TOOLS);
 /// const _: () = check(&BAD);
 /// ```
 ///
-/// ```compile_fail
+/// ```compile_fail,E0080
 /// use tool_schema::catalog::{check, Tool};
 /// const LONG: &str = match std::str::from_utf8(&[b'x'; 1025]) { Ok(s) => s, Err(_) => "" };
 /// const BAD: [Tool; 1] = [Tool { name: "t", description: LONG, properties: &[], required: &[] }];
 /// const _: () = check(&BAD);
 /// ```
 ///
-/// ```compile_fail
+/// ```compile_fail,E0080
 /// use tool_schema::catalog::{check, Tool};
 /// const T: Tool = Tool { name: "t", description: "", properties: &[], required: &[] };
 /// const BAD: [Tool; 2] = [T, T]; // the same name twice

@@ -1,0 +1,234 @@
+//! The binary from outside: exit statuses, standard output and standard error, for each success
+//! and each error code.
+
+mod common;
+
+use common::{failure_code, run};
+
+#[test]
+fn a_tool_schema_request_succeeds_quietly() {
+    for tool in ["read_file", "write_file", "patch_file"] {
+        let out = run(
+            &[],
+            format!(r#"{{"op":"tool_schema","tool":"{tool}"}}"#).as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(0));
+        assert!(out.stderr.is_empty());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(&format!(r#""name":"{tool}""#)) && text.ends_with("}\n"));
+    }
+}
+
+/// One row per case: the request and the code it must fail with.
+const FAILURES: &[(&[u8], &str)] = &[
+    (b"", "malformed_json"),
+    (b" \n\t\r ", "malformed_json"),
+    (
+        b"\xEF\xBB\xBF{\"op\":\"tool_schema\",\"tool\":\"read_file\"}",
+        "malformed_json",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\"}{}",
+        "malformed_json",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\"} x",
+        "malformed_json",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\",}",
+        "malformed_json",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\"\x00}",
+        "malformed_json",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_fil\xC3\"}",
+        "malformed_json",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"\xED\xA0\x80\"}",
+        "malformed_json",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"\\uDEAD\"}",
+        "malformed_json",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"a\tb\"}",
+        "malformed_json",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"\\q\"}",
+        "malformed_json",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\",\"n\":01}",
+        "malformed_json",
+    ),
+    (b"{'op':'tool_schema','tool':'read_file'}", "malformed_json"),
+    // Syntax wins over meaning, wherever the syntax error is.
+    (b"{\"op\":\"nope\",\"tool\":\"read_file\"", "malformed_json"),
+    (b"[1, 2, x]", "malformed_json"),
+    (
+        b"{\"x\":1,\"op\":\"tool_schema\",\"tool\":\"read_file\",\"y\":[}",
+        "malformed_json",
+    ),
+    (b"[]", "not_an_object"),
+    (b"\"read_file\"", "not_an_object"),
+    (b"null", "not_an_object"),
+    (b"42", "not_an_object"),
+    (
+        b"{\"op\":\"tool_schema\",\"op\":\"tool_schema\",\"tool\":\"read_file\"}",
+        "duplicate_field",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\",\"t\\u006fol\":\"read_file\"}",
+        "duplicate_field",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\",\"x\":1}",
+        "unknown_field",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\",\"Tool\":1}",
+        "unknown_field",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\",\"\":1}",
+        "unknown_field",
+    ),
+    (b"{\"x\":1,\"x\":2}", "unknown_field"),
+    (b"{}", "missing_field"),
+    (b"{\"tool\":\"read_file\"}", "missing_field"),
+    (b"{\"op\":\"tool_schema\"}", "missing_field"),
+    (b"{\"op\":1,\"tool\":\"read_file\"}", "wrong_type"),
+    (b"{\"op\":\"tool_schema\",\"tool\":null}", "wrong_type"),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":[\"read_file\"]}",
+        "wrong_type",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":{\"name\":\"read_file\"}}",
+        "wrong_type",
+    ),
+    (b"{\"op\":\"tool_schema\",\"tool\":true}", "wrong_type"),
+    (
+        b"{\"op\":\"TOOL_SCHEMA\",\"tool\":\"read_file\"}",
+        "unknown_op",
+    ),
+    (b"{\"op\":\"\",\"tool\":\"read_file\"}", "unknown_op"),
+    (
+        b"{\"op\":\"tool_schema \",\"tool\":\"read_file\"}",
+        "unknown_op",
+    ),
+    (b"{\"op\":\"nope\"}", "unknown_op"),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read\"}",
+        "unknown_tool",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"Read_File\"}",
+        "unknown_tool",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\\u0000\"}",
+        "unknown_tool",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file_extra\"}",
+        "unknown_tool",
+    ),
+    (b"{\"op\":\"tool_schema\",\"tool\":\"\"}", "unknown_tool"),
+];
+
+#[test]
+fn each_error_exits_1_with_one_line_and_its_code() {
+    for &(request, code) in FAILURES {
+        let out = run(&[], request);
+        assert_eq!(
+            failure_code(&out),
+            code,
+            "{:?}",
+            String::from_utf8_lossy(request)
+        );
+    }
+}
+
+#[test]
+fn too_deep_and_too_large() {
+    let deep = format!(
+        r#"{{"op":"tool_schema","tool":"read_file","x":{}{}}}"#,
+        "[".repeat(64),
+        "]".repeat(64)
+    );
+    assert_eq!(failure_code(&run(&[], deep.as_bytes())), "too_deep");
+    let big = vec![b' '; 100 << 20];
+    let started = std::time::Instant::now();
+    assert_eq!(failure_code(&run(&[], &big)), "too_large");
+    eprintln!("100 MiB refused in {:?}", started.elapsed());
+}
+
+#[test]
+fn a_directory_on_stdin_is_an_io_error() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tool-schema"))
+        .stdin(std::fs::File::open(env!("CARGO_MANIFEST_DIR")).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(failure_code(&out), "io");
+}
+
+#[test]
+fn messages_say_where_and_what() {
+    let out = run(&[], br#"{"op":"tool_schema","tool":"read"}"#);
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "tool-schema: unknown_tool: \"read\" at byte 27 is not a tool; expected one of read_file, write_file, patch_file\n"
+    );
+    let out = run(&[], b"{\"op\":\"tool_schema\" \"tool\"}");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "tool-schema: malformed_json: expected ',' or '}' after object value, found '\"' at byte 20 (line 1, column 21)\n"
+    );
+}
+
+#[test]
+fn help_and_version_go_to_stdout() {
+    let out = run(&["--help"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8(out.stdout).unwrap();
+    for word in [
+        "usage:",
+        "tool_schema",
+        "malformed_json",
+        "unknown_tool",
+        "io",
+    ] {
+        assert!(help.contains(word), "--help lacks {word}");
+    }
+    let out = run(&["--version"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        concat!("tool-schema ", env!("CARGO_PKG_VERSION"), "\n")
+    );
+}
+
+#[test]
+fn any_other_argument_is_exit_2() {
+    for args in [
+        &["--bogus"][..],
+        &["-x"],
+        &["read_file"],
+        &["--help", "extra"],
+        &[""],
+    ] {
+        let out = run(args, br#"{"op":"tool_schema","tool":"read_file"}"#);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        assert!(String::from_utf8(out.stderr)
+            .unwrap()
+            .starts_with("tool-schema: usage: "));
+    }
+}

@@ -1,0 +1,45 @@
+//! Running the real binary from tests.
+#![allow(dead_code)] // each test file uses part of this
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `tool-schema ARGS` with `input` on standard input. Writing happens on its own thread,
+/// and a broken pipe is expected: the program stops reading at its size limit.
+pub fn run(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-schema"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("the binary ends");
+    writer.join().unwrap();
+    out
+}
+
+/// The error code of a failed run, after checking that it failed cleanly: exit status 1,
+/// nothing on standard output, one line `tool-schema: <code>: <message>` on standard error.
+pub fn failure_code(out: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "stdout: {:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        stderr.ends_with('\n') && stderr.lines().count() == 1,
+        "not one line: {stderr:?}"
+    );
+    let rest = stderr.strip_prefix("tool-schema: ").expect("prefixed");
+    let (code, message) = rest.split_once(": ").expect("code and message");
+    assert!(!message.trim().is_empty());
+    code.to_string()
+}
