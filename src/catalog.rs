@@ -7,7 +7,8 @@
 /// A tool: what the model sees of it.
 #[derive(Debug)]
 pub struct Tool {
-    /// `^[a-zA-Z0-9_-]{1,64}$`, the strictest of the providers' name rules.
+    /// `^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`: OpenAI's and Anthropic's `^[a-zA-Z0-9_-]{1,64}$`,
+    /// starting with a letter or underscore as Gemini also asks.
     pub name: &'static str,
     /// At most [`MAX_DESCRIPTION`] bytes.
     pub description: &'static str,
@@ -15,6 +16,17 @@ pub struct Tool {
     pub properties: &'static [Property],
     /// Sorted by name, byte order; each one names a property.
     pub required: &'static [&'static str],
+    /// What the tool does to its environment, for MCP's annotations.
+    pub hints: Hints,
+}
+
+/// MCP's behaviour hints (`ToolAnnotations` in the MCP schema). Always written out in full.
+#[derive(Debug)]
+pub struct Hints {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    pub open_world: bool,
 }
 
 /// One parameter of a tool.
@@ -69,6 +81,12 @@ pub static TOOLS: [Tool; 3] = [
             },
         ],
         required: &["path"],
+        hints: Hints {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
     },
     Tool {
         name: "write_file",
@@ -86,6 +104,12 @@ pub static TOOLS: [Tool; 3] = [
             },
         ],
         required: &["content", "path"],
+        hints: Hints {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
     },
     Tool {
         name: "patch_file",
@@ -108,14 +132,32 @@ pub static TOOLS: [Tool; 3] = [
             },
         ],
         required: &["new_str", "old_str", "path"],
+        hints: Hints {
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+            open_world: false,
+        },
     },
 ];
 
-/// The tool with this name, if the request's literal decodes to one.
-pub(crate) fn find(literal: &[u8]) -> Option<&'static Tool> {
+/// The index in [`TOOLS`] of the tool with this name, if the request's literal decodes to one.
+pub(crate) fn find(literal: &[u8]) -> Option<usize> {
     TOOLS
         .iter()
-        .find(|tool| crate::tokenizer::string_eq(literal, tool.name))
+        .position(|tool| crate::tokenizer::string_eq(literal, tool.name))
+}
+
+/// Whether `name` is in the tool's `required` list.
+pub(crate) const fn is_required(tool: &Tool, name: &str) -> bool {
+    let mut r = 0;
+    while r < tool.required.len() {
+        if eq(tool.required[r].as_bytes(), name.as_bytes()) {
+            return true;
+        }
+        r += 1;
+    }
+    false
 }
 
 /// The names, for error messages: `read_file, write_file, patch_file`.
@@ -139,18 +181,21 @@ const _: () = check(&TOOLS);
 /// each rule biting:
 ///
 /// ```compile_fail,E0080
-/// use tool_schema::catalog::{check, Property, Tool, Type};
+/// use tool_schema::catalog::{check, Hints, Property, Tool, Type};
+/// const H: Hints = Hints { read_only: true, destructive: false, idempotent: true, open_world: false };
 /// const BAD: [Tool; 1] = [Tool {
 ///     name: "read file", // a space is not allowed in a tool name
 ///     description: "",
 ///     properties: &[],
 ///     required: &[],
+///     hints: H,
 /// }];
 /// const _: () = check(&BAD);
 /// ```
 ///
 /// ```compile_fail,E0080
-/// use tool_schema::catalog::{check, Property, Tool, Type};
+/// use tool_schema::catalog::{check, Hints, Property, Tool, Type};
+/// const H: Hints = Hints { read_only: true, destructive: false, idempotent: true, open_world: false };
 /// const P: Property = Property { name: "b", ty: Type::String, description: "" };
 /// const Q: Property = Property { name: "a", ty: Type::String, description: "" };
 /// const BAD: [Tool; 1] = [Tool {
@@ -158,32 +203,37 @@ const _: () = check(&TOOLS);
 ///     description: "",
 ///     properties: &[P, Q], // "b" before "a": the writer would emit unsorted keys
 ///     required: &[],
+///     hints: H,
 /// }];
 /// const _: () = check(&BAD);
 /// ```
 ///
 /// ```compile_fail,E0080
-/// use tool_schema::catalog::{check, Property, Tool, Type};
+/// use tool_schema::catalog::{check, Hints, Property, Tool, Type};
+/// const H: Hints = Hints { read_only: true, destructive: false, idempotent: true, open_world: false };
 /// const P: Property = Property { name: "a", ty: Type::String, description: "" };
 /// const BAD: [Tool; 1] = [Tool {
 ///     name: "t",
 ///     description: "",
 ///     properties: &[P],
 ///     required: &["b"], // not a property
+///     hints: H,
 /// }];
 /// const _: () = check(&BAD);
 /// ```
 ///
 /// ```compile_fail,E0080
-/// use tool_schema::catalog::{check, Tool};
+/// use tool_schema::catalog::{check, Hints, Tool};
+/// const H: Hints = Hints { read_only: true, destructive: false, idempotent: true, open_world: false };
 /// const LONG: &str = match std::str::from_utf8(&[b'x'; 1025]) { Ok(s) => s, Err(_) => "" };
-/// const BAD: [Tool; 1] = [Tool { name: "t", description: LONG, properties: &[], required: &[] }];
+/// const BAD: [Tool; 1] = [Tool { name: "t", description: LONG, properties: &[], required: &[], hints: H }];
 /// const _: () = check(&BAD);
 /// ```
 ///
 /// ```compile_fail,E0080
-/// use tool_schema::catalog::{check, Tool};
-/// const T: Tool = Tool { name: "t", description: "", properties: &[], required: &[] };
+/// use tool_schema::catalog::{check, Hints, Tool};
+/// const H: Hints = Hints { read_only: true, destructive: false, idempotent: true, open_world: false };
+/// const T: Tool = Tool { name: "t", description: "", properties: &[], required: &[], hints: H };
 /// const BAD: [Tool; 2] = [T, T]; // the same name twice
 /// const _: () = check(&BAD);
 /// ```
@@ -199,7 +249,7 @@ pub const fn check(tools: &[Tool]) {
         let tool = &tools[t];
         assert!(
             is_tool_name(tool.name.as_bytes()),
-            "tool name must match ^[a-zA-Z0-9_-]{{1,64}}$"
+            "tool name must match ^[a-zA-Z_][a-zA-Z0-9_-]{{0,63}}$"
         );
         assert!(
             tool.description.len() <= MAX_DESCRIPTION,
@@ -255,7 +305,12 @@ pub const fn check(tools: &[Tool]) {
 const fn is_tool_name(name: &[u8]) -> bool {
     let mut i = 0;
     while i < name.len() {
-        if !matches!(name[i], b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b'-') {
+        let ok = match name[i] {
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => true,
+            b'0'..=b'9' | b'-' => i > 0,
+            _ => false,
+        };
+        if !ok {
             return false;
         }
         i += 1;

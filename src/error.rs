@@ -49,6 +49,12 @@ enum Kind {
     UnknownTool {
         value: Snippet,
     },
+    UnknownFormat {
+        value: Snippet,
+    },
+    Unsupported {
+        format: &'static str,
+    },
     Io {
         action: &'static str,
         kind: std::io::ErrorKind,
@@ -75,6 +81,8 @@ impl Error {
             Kind::WrongType { .. } => "wrong_type",
             Kind::UnknownOp { .. } => "unknown_op",
             Kind::UnknownTool { .. } => "unknown_tool",
+            Kind::UnknownFormat { .. } => "unknown_format",
+            Kind::Unsupported { .. } => "unsupported",
             Kind::Io { .. } => "io",
         }
     }
@@ -192,6 +200,23 @@ impl Error {
         }
     }
 
+    #[cold]
+    pub(crate) fn unknown_format(at: usize, literal: &[u8]) -> Error {
+        let value = Snippet::of(literal);
+        Error {
+            kind: Kind::UnknownFormat { value },
+            at: Some(at),
+        }
+    }
+
+    #[cold]
+    pub(crate) fn unsupported(at: usize, format: &'static str) -> Error {
+        Error {
+            kind: Kind::Unsupported { format },
+            at: Some(at),
+        }
+    }
+
     /// A failed read or write. `action` says which, e.g. `"cannot write standard output"`.
     #[cold]
     pub fn io(action: &'static str, err: &std::io::Error) -> Error {
@@ -261,6 +286,16 @@ impl fmt::Display for Error {
                 f,
                 "{value} at byte {at} is not a tool; expected one of {}",
                 crate::catalog::Names
+            ),
+            Kind::UnknownFormat { value } => write!(
+                f,
+                "{value} at byte {at} is not a format; expected one of {}",
+                crate::wire::FormatNames
+            ),
+            Kind::Unsupported { format } => write!(
+                f,
+                "format {format} has no strict mode (\"strict\":true at byte {at}); \
+                 use openai, openai_responses or anthropic, or \"strict\":false"
             ),
             Kind::Io { action, kind } => write!(f, "{action}: {kind}"),
         }

@@ -4,26 +4,47 @@
 //! the rest of the document is still tokenized, and a syntax error anywhere wins over it. So a
 //! malformed document always reports `malformed_json`, whatever else is wrong with it.
 //!
-//! Among meaning errors, the order is: the object's members in document order (`unknown_field`,
-//! `duplicate_field`, `wrong_type`), then `missing_field` for `op`, then `unknown_op`, then the
-//! fields the op needs.
+//! Among meaning errors the order is: the object's members in document order (`unknown_field`,
+//! `duplicate_field`, `wrong_type`); then `op` (`missing_field`, `unknown_op`); then the op's
+//! fields in a fixed order: `tool` (`unknown_field` in a list, `missing_field`), `format`
+//! (`unknown_format`), `strict` (`unsupported`), and last the tool's name (`unknown_tool`).
 
-use crate::catalog::{self, Tool};
+use crate::catalog;
 use crate::error::Error;
 use crate::tokenizer::{string_eq, Kind, Token, Tokenizer};
+use crate::wire::{Format, Shape};
 
 /// A request understood.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Request {
-    pub tool: &'static Tool,
+    pub op: Op,
+    pub shape: Shape,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// One tool's declaration; the index is into [`catalog::TOOLS`].
+    ToolSchema { tool: usize },
+    /// Every tool's declaration, as one array.
+    ToolList,
 }
 
 /// The ops there are, for error messages.
-pub(crate) const OPS: &str = "tool_schema";
+pub(crate) const OPS: &str = "tool_schema, tool_list";
 
-/// The fields a request may have, in the order `unknown_field` lists them.
-const FIELDS: [&str; 2] = ["op", "tool"];
-const FIELD_LIST: &str = "op, tool";
+/// The fields a request may have, with the JSON type each takes.
+const FIELDS: [(&str, Kind); 4] = [
+    ("op", Kind::String),
+    ("tool", Kind::String),
+    ("format", Kind::String),
+    ("strict", Kind::True),
+];
+const OP: usize = 0;
+const TOOL: usize = 1;
+const FORMAT: usize = 2;
+const STRICT: usize = 3;
+const ANY_FIELD: &str = "op, tool, format, strict";
+const LIST_FIELD: &str = "op, format, strict";
 
 /// Reads one request. Allocates nothing: strings stay as borrowed literals until compared.
 pub fn parse(input: &[u8]) -> Result<Request, Error> {
@@ -35,43 +56,79 @@ pub fn parse(input: &[u8]) -> Result<Request, Error> {
     }
 }
 
+/// A field as the request gave it: its key and its value.
+type Member<'a> = Option<(Token<'a>, Token<'a>)>;
+
 fn read(tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
     let open = tokens.expect_token()?;
     if open.kind != Kind::ObjectStart {
         return Err(Error::not_an_object(open.at, describe(open.kind)));
     }
-    let mut values: [Option<Token<'_>>; FIELDS.len()] = [None; FIELDS.len()];
+    let mut members: [Member<'_>; FIELDS.len()] = [None; FIELDS.len()];
     let close = loop {
         let key = tokens.expect_token()?;
         if key.kind == Kind::ObjectEnd {
             break key;
         }
-        let Some(field) = FIELDS.iter().position(|name| string_eq(key.raw, name)) else {
-            return Err(Error::unknown_field(key.at, key.raw, FIELD_LIST));
+        let Some(field) = FIELDS.iter().position(|(name, _)| string_eq(key.raw, name)) else {
+            return Err(Error::unknown_field(key.at, key.raw, ANY_FIELD));
         };
-        if values[field].is_some() {
-            return Err(Error::duplicate_field(key.at, FIELDS[field]));
+        let (name, want) = FIELDS[field];
+        if members[field].is_some() {
+            return Err(Error::duplicate_field(key.at, name));
         }
         let value = tokens.expect_token()?;
-        if value.kind != Kind::String {
-            let found = describe(value.kind);
+        let kind = if value.kind == Kind::False {
+            Kind::True
+        } else {
+            value.kind
+        };
+        if kind != want {
             return Err(Error::wrong_type(
                 value.at,
-                FIELDS[field],
-                "a string",
-                found,
+                name,
+                describe(want),
+                describe(value.kind),
             ));
         }
-        values[field] = Some(value);
+        members[field] = Some((key, value));
     };
-    let [op, tool] = values;
-    let op = op.ok_or_else(|| Error::missing_field(close.at, "op"))?;
-    if !string_eq(op.raw, "tool_schema") {
+
+    let (_, op) = members[OP].ok_or_else(|| Error::missing_field(close.at, "op"))?;
+    let list = if string_eq(op.raw, "tool_schema") {
+        false
+    } else if string_eq(op.raw, "tool_list") {
+        true
+    } else {
         return Err(Error::unknown_op(op.at, op.raw));
-    }
-    let tool = tool.ok_or_else(|| Error::missing_field(close.at, "tool"))?;
-    let tool = catalog::find(tool.raw).ok_or_else(|| Error::unknown_tool(tool.at, tool.raw))?;
-    Ok(Request { tool })
+    };
+    let tool = match (list, members[TOOL]) {
+        (true, Some((key, _))) => return Err(Error::unknown_field(key.at, key.raw, LIST_FIELD)),
+        (true, None) => None,
+        (false, Some((_, value))) => Some(value),
+        (false, None) => return Err(Error::missing_field(close.at, "tool")),
+    };
+    let format = match members[FORMAT] {
+        None => Format::OpenAi,
+        Some((_, value)) => Format::ALL
+            .into_iter()
+            .find(|format| string_eq(value.raw, format.name()))
+            .ok_or_else(|| Error::unknown_format(value.at, value.raw))?,
+    };
+    let strict = members[STRICT].is_some_and(|(_, value)| value.kind == Kind::True);
+    let shape = Shape::new(format, strict).ok_or_else(|| {
+        let at = members[STRICT].map_or(close.at, |(key, _)| key.at);
+        Error::unsupported(at, format.name())
+    })?;
+    let op = match tool {
+        None => Op::ToolList,
+        Some(value) => {
+            let tool =
+                catalog::find(value.raw).ok_or_else(|| Error::unknown_tool(value.at, value.raw))?;
+            Op::ToolSchema { tool }
+        }
+    };
+    Ok(Request { op, shape })
 }
 
 /// How a value of this kind is named in messages.

@@ -1,11 +1,12 @@
-//! The library's entry point: one request in, one declaration out.
+//! The library's entry point: one request in, one response out.
 
 use crate::error::Error;
-use crate::{request, writer};
+use crate::request::{self, Op};
+use crate::writer;
 use std::io::Write;
 
-/// No response is longer than this many bytes, so a caller may use a fixed buffer of this size.
-/// The tests check every response against it.
+/// No response is longer than this many bytes, so a caller may answer into a fixed buffer of
+/// this size. Checked when the crate is compiled.
 pub const MAX_OUTPUT: usize = 8 * 1024;
 
 /// Answers one request: writes exactly the bytes the CLI prints for it, trailing newline
@@ -25,7 +26,9 @@ pub const MAX_OUTPUT: usize = 8 * 1024;
 /// ```
 pub fn respond(request: &[u8], out: &mut impl Write) -> Result<(), Error> {
     let request = request::parse(request)?;
-    writer::write_declaration(out, request.tool)
-        .and_then(|()| out.write_all(b"\n"))
-        .map_err(|err| Error::io("cannot write the response", &err))
+    match request.op {
+        Op::ToolSchema { tool } => writer::write_tool(out, tool, request.shape),
+        Op::ToolList => writer::write_list(out, request.shape),
+    }
+    .map_err(|err| Error::io("cannot write the response", &err))
 }

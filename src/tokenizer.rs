@@ -249,6 +249,13 @@ impl<'a> Tokenizer<'a> {
         let input = self.input;
         let mut i = at + 1;
         loop {
+            // Most of a string is plain ASCII: skip it a byte per table look-up.
+            while let Some(&byte) = input.get(i) {
+                if !PLAIN[usize::from(byte)] {
+                    break;
+                }
+                i += 1;
+            }
             match input.get(i) {
                 None => return Err(self.error(i, "expected '\"' to close the string")),
                 Some(b'"') => return Ok(i + 1),
@@ -256,7 +263,6 @@ impl<'a> Tokenizer<'a> {
                 Some(0x00..=0x1F) => {
                     return Err(self.error(i, "control characters must be escaped in a string"))
                 }
-                Some(0x20..=0x7F) => i += 1,
                 Some(&lead) => {
                     let width = match lead {
                         0xC2..=0xDF => 2,
@@ -384,6 +390,17 @@ impl<'a> Tokenizer<'a> {
     }
 }
 
+/// The bytes that stand for themselves inside a string: printable ASCII but `"` and `\`.
+static PLAIN: [bool; 256] = {
+    let mut plain = [false; 256];
+    let mut byte = 0x20;
+    while byte < 0x80 {
+        plain[byte] = byte != b'"' as usize && byte != b'\\' as usize;
+        byte += 1;
+    }
+    plain
+};
+
 /// Whether the input is one RFC 8259 JSON document within the limits.
 pub fn validate(input: &[u8]) -> Result<(), Error> {
     Tokenizer::new(input).finish()
@@ -392,12 +409,20 @@ pub fn validate(input: &[u8]) -> Result<(), Error> {
 /// Whether a string literal from a valid document (quotes included) decodes to exactly `want`.
 ///
 /// Decodes escapes on the fly, so comparing costs no allocation. Surrogate pairs become one
-/// character, as RFC 8259 section 7 says.
+/// character, as RFC 8259 section 7 says. `want` never holds a backslash (it is a field, op,
+/// format or tool name).
 pub(crate) fn string_eq(literal: &[u8], want: &str) -> bool {
     let inner = literal
         .get(1..literal.len().saturating_sub(1))
         .unwrap_or(b"");
     let want = want.as_bytes();
+    // Every escape is longer than what it decodes to. So a literal no longer than `want` is
+    // equal exactly when its bytes are, and only a longer one, which must hold escapes, needs
+    // decoding.
+    debug_assert!(!want.contains(&b'\\'));
+    if inner.len() <= want.len() {
+        return inner == want;
+    }
     let (mut i, mut j) = (0, 0);
     while i < inner.len() {
         if inner[i] != b'\\' {

@@ -1,70 +1,169 @@
-//! Streams a declaration from the catalog into any `io::Write`, never building it in memory.
+//! Emits declarations into any `io::Write` as static byte slices, rendered at compile time.
 //!
-//! Object keys are static byte slices written in sorted order, so the output is canonical by
-//! construction: there is nothing to sort at run time. Strings go through [`write_str`], which
-//! copies runs of plain bytes in one go and writes non-ASCII as raw UTF-8.
+//! Everything a response can contain is known when the crate is compiled: the catalog is
+//! static and so are the shapes. So the JSON writer is a `const fn` over a fixed buffer, run by
+//! the compiler over every tool and shape, and the program carries the finished bytes. At run
+//! time a response is one slice (a tool) or seven (a list), written straight into the caller's
+//! `io::Write`: nothing is built, escaped or sorted per request, and nothing is allocated.
+//!
+//! The rendering runs twice: once into a zero-sized buffer that only counts, which gives the
+//! exact size and each declaration's span, then into a buffer of exactly that size.
 
-use crate::catalog::Tool;
+use crate::catalog::TOOLS;
+use crate::respond::MAX_OUTPUT;
+use crate::wire::{self, Format, Shape};
 use std::io::{self, Write};
 
-/// The OpenAI / OpenRouter Chat Completions `tools` entry for `tool`, without a newline.
-pub fn write_declaration(out: &mut impl Write, tool: &Tool) -> io::Result<()> {
-    out.write_all(b"{\"function\":{\"description\":")?;
-    write_str(out, tool.description)?;
-    out.write_all(b",\"name\":")?;
-    write_str(out, tool.name)?;
-    out.write_all(b",\"parameters\":")?;
-    write_parameters(out, tool)?;
-    out.write_all(b"},\"type\":\"function\"}")
+/// One tool's declaration in `shape`, without a newline.
+///
+/// # Panics
+/// When `tool` is not an index of [`TOOLS`](crate::catalog::TOOLS).
+pub fn declaration(tool: usize, shape: Shape) -> &'static [u8] {
+    let (start, end) = SPANS[slot(shape, tool)];
+    &RENDERED[start..end - 1]
 }
 
-/// The JSON Schema of `tool`'s arguments.
-pub fn write_parameters(out: &mut impl Write, tool: &Tool) -> io::Result<()> {
-    out.write_all(b"{\"properties\":{")?;
-    for (i, property) in tool.properties.iter().enumerate() {
-        if i > 0 {
-            out.write_all(b",")?;
-        }
-        write_str(out, property.name)?;
-        out.write_all(b":{\"description\":")?;
-        write_str(out, property.description)?;
-        out.write_all(b",\"type\":")?;
-        write_str(out, property.ty.as_str())?;
-        out.write_all(b"}")?;
-    }
-    out.write_all(b"},\"required\":[")?;
-    for (i, name) in tool.required.iter().enumerate() {
-        if i > 0 {
-            out.write_all(b",")?;
-        }
-        write_str(out, name)?;
-    }
-    out.write_all(b"],\"type\":\"object\"}")
+/// A whole `tool_schema` response: the declaration and its newline, in one write.
+pub fn write_tool(out: &mut impl Write, tool: usize, shape: Shape) -> io::Result<()> {
+    let (start, end) = SPANS[slot(shape, tool)];
+    out.write_all(&RENDERED[start..end])
 }
 
-/// `value` as a JSON string literal: `"` and `\` escaped, control characters as `\n`-style or
-/// `\u00XX` escapes, everything else (non-ASCII included) as it is.
-pub fn write_str(out: &mut impl Write, value: &str) -> io::Result<()> {
-    let bytes = value.as_bytes();
-    out.write_all(b"\"")?;
-    let mut start = 0;
-    for (i, &byte) in bytes.iter().enumerate() {
-        let escape = ESCAPE[usize::from(byte)];
-        if escape == __ {
-            continue;
+/// A whole `tool_list` response: every declaration in catalog order, as one JSON array on one
+/// line.
+pub fn write_list(out: &mut impl Write, shape: Shape) -> io::Result<()> {
+    out.write_all(b"[")?;
+    for tool in 0..TOOLS.len() {
+        if tool > 0 {
+            out.write_all(b",")?;
         }
-        out.write_all(&bytes[start..i])?;
-        match escape {
-            UU => {
-                let hex = [HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xF)]];
-                out.write_all(&[b'\\', b'u', b'0', b'0', hex[0], hex[1]])?;
+        out.write_all(declaration(tool, shape))?;
+    }
+    out.write_all(b"]\n")
+}
+
+/// Where a declaration sits in [`SPANS`]: by format, then strict, then tool. Slots for strict
+/// in a format without it stay empty; a [`Shape`] never names them.
+const fn slot(shape: Shape, tool: usize) -> usize {
+    ((shape.format() as usize) * 2 + shape.strict() as usize) * TOOLS.len() + tool
+}
+
+const SLOTS: usize = Format::ALL.len() * 2 * TOOLS.len();
+
+/// Every declaration, each followed by its newline.
+struct Rendered<const N: usize> {
+    out: Buf<N>,
+    /// `(start, end)` of each slot in `out`, newline included.
+    spans: [(usize, usize); SLOTS],
+}
+
+const fn render<const N: usize>() -> Rendered<N> {
+    let mut out = Buf::new();
+    let mut spans = [(0, 0); SLOTS];
+    let mut f = 0;
+    while f < Format::ALL.len() {
+        let mut strict = 0;
+        while strict < 2 {
+            if let Some(shape) = Shape::new(Format::ALL[f], strict == 1) {
+                let mut tool = 0;
+                while tool < TOOLS.len() {
+                    let start = out.len;
+                    wire::declaration(&mut out, &TOOLS[tool], shape);
+                    out.raw(b"\n");
+                    spans[slot(shape, tool)] = (start, out.len);
+                    tool += 1;
+                }
             }
-            short => out.write_all(&[b'\\', short])?,
+            strict += 1;
         }
-        start = i + 1;
+        f += 1;
     }
-    out.write_all(&bytes[start..])?;
-    out.write_all(b"\"")
+    Rendered { out, spans }
+}
+
+const LAYOUT: Rendered<0> = render::<0>();
+static SPANS: [(usize, usize); SLOTS] = LAYOUT.spans;
+static RENDERED: [u8; LAYOUT.out.len] = render::<{ LAYOUT.out.len }>().out.bytes;
+
+// The largest response, a list, fits the buffer the CLI answers into.
+const _: () = {
+    let mut format = 0;
+    while format < SLOTS / TOOLS.len() {
+        let mut list = 3; // "[", "]" and the newline
+        let mut tool = 0;
+        while tool < TOOLS.len() {
+            let (start, end) = LAYOUT.spans[format * TOOLS.len() + tool];
+            list += end - start; // its newline pays for the comma
+            tool += 1;
+        }
+        assert!(
+            list <= MAX_OUTPUT,
+            "a tool_list response exceeds MAX_OUTPUT"
+        );
+        format += 1;
+    }
+};
+
+/// A byte sink that `const fn`s can write JSON into. Bytes past `N` are counted, not stored,
+/// so `Buf<0>` measures and `Buf<exact size>` fills.
+pub(crate) struct Buf<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Buf<N> {
+    const fn new() -> Buf<N> {
+        Buf {
+            bytes: [0; N],
+            len: 0,
+        }
+    }
+
+    const fn byte(&mut self, byte: u8) {
+        if self.len < N {
+            self.bytes[self.len] = byte;
+        }
+        self.len += 1;
+    }
+
+    /// Bytes that are already JSON: punctuation and keys.
+    pub(crate) const fn raw(&mut self, bytes: &[u8]) {
+        let mut i = 0;
+        while i < bytes.len() {
+            self.byte(bytes[i]);
+            i += 1;
+        }
+    }
+
+    pub(crate) const fn boolean(&mut self, value: bool) {
+        self.raw(if value { b"true" } else { b"false" });
+    }
+
+    /// `value` as a JSON string literal: `"` and `\` escaped, control characters as short or
+    /// `\u00XX` escapes, everything else, non-ASCII included, as it is.
+    #[allow(clippy::just_underscores_and_digits)] // `__` reads as "nothing to do" in the table
+    pub(crate) const fn string(&mut self, value: &str) {
+        let bytes = value.as_bytes();
+        self.byte(b'"');
+        let mut i = 0;
+        while i < bytes.len() {
+            let byte = bytes[i];
+            match ESCAPE[byte as usize] {
+                __ => self.byte(byte),
+                UU => self.raw(&[
+                    b'\\',
+                    b'u',
+                    b'0',
+                    b'0',
+                    HEX[(byte >> 4) as usize],
+                    HEX[(byte & 0xF) as usize],
+                ]),
+                short => self.raw(&[b'\\', short]),
+            }
+            i += 1;
+        }
+        self.byte(b'"');
+    }
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -81,7 +180,7 @@ const UU: u8 = b'u'; // \x00...\x1F except the ones above: \u00XX
 
 /// For each byte: `__` when it is written as it is, else the letter after the backslash.
 #[rustfmt::skip]
-static ESCAPE: [u8; 256] = [
+const ESCAPE: [u8; 256] = [
     //   1   2   3   4   5   6   7   8   9   A   B   C   D   E   F
     UU, UU, UU, UU, UU, UU, UU, UU, BB, TT, NN, UU, FF, RR, UU, UU, // 0
     UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, // 1
