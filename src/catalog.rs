@@ -255,6 +255,10 @@ pub const fn check(tools: &[Tool]) {
             tool.description.len() <= MAX_DESCRIPTION,
             "tool description over 1024 bytes"
         );
+        assert!(
+            !(tool.hints.read_only && tool.hints.destructive),
+            "a read-only tool cannot be destructive (MCP ToolAnnotations)"
+        );
         let mut u = 0;
         while u < t {
             assert!(

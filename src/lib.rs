@@ -17,10 +17,12 @@ pub mod catalog;
 mod error;
 mod request;
 mod respond;
+mod stream;
 pub mod tokenizer;
 pub mod wire;
 pub mod writer;
 
 pub use error::{Error, MAX_DEPTH, MAX_INPUT};
 pub use respond::{respond, MAX_OUTPUT};
+pub use stream::serve;
 pub use wire::{Format, Shape};

@@ -9,16 +9,25 @@
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
-use tool_schema::{respond, Error, MAX_INPUT, MAX_OUTPUT};
+use tool_schema::{respond, serve, Error, MAX_INPUT, MAX_OUTPUT};
 
 const USAGE: &str = "\
-usage: tool-schema [--help | --version] < request.json
+usage: tool-schema [--stream | --help | --version] < request.json
 
-Reads one JSON request on standard input and writes one tool declaration on standard output:
-compact JSON, object keys sorted at every level, non-ASCII as raw UTF-8, one trailing newline.
+Reads one JSON request on standard input and writes one response on standard output: compact
+JSON, object keys sorted at every level, non-ASCII as raw UTF-8, one trailing newline.
 
-request:
-  {\"op\":\"tool_schema\",\"tool\":TOOL}   TOOL is read_file, write_file or patch_file
+requests:
+  {\"op\":\"tool_schema\",\"tool\":TOOL}   one declaration; TOOL is read_file, write_file
+                                        or patch_file
+  {\"op\":\"tool_list\"}                  every declaration, as one JSON array
+  optional in both:
+    \"format\":F    openai (default), openai_responses, anthropic, gemini or mcp
+    \"strict\":B    false (default) or true; true needs openai, openai_responses or anthropic
+
+--stream: one request per line, one response line per request, until end of input; an error
+  is the line {\"error\":{\"code\":C,\"message\":M}} and the stream goes on. Blank lines are
+  skipped. Exit status 0 at end of input, 1 if reading or writing fails.
 
 errors: nothing on standard output, one line on standard error, exit status 1:
   tool-schema: <code>: <message>
@@ -30,8 +39,10 @@ errors: nothing on standard output, one line on standard error, exit status 1:
   unknown_field    a field this request does not have
   missing_field    a field this request needs is absent
   wrong_type       a field's value has the wrong JSON type
-  unknown_op       op is not tool_schema
+  unknown_op       op is not tool_schema or tool_list
   unknown_tool     tool is not one of the tools above
+  unknown_format   format is not one of the formats above
+  unsupported      strict is true for a format without a strict mode
   io               standard input or output failed
 A bad command line is exit status 2.
 ";
@@ -41,6 +52,9 @@ fn main() -> ExitCode {
     if let Some(arg) = args.next() {
         let text = match arg.to_str() {
             _ if args.next().is_some() => None,
+            Some("--stream") => {
+                return finish(serve(&mut io::stdin().lock(), &mut io::stdout().lock()))
+            }
             Some("-h" | "--help") => Some(USAGE),
             Some("-V" | "--version") => {
                 Some(concat!("tool-schema ", env!("CARGO_PKG_VERSION"), "\n"))

@@ -139,30 +139,32 @@ impl<const N: usize> Buf<N> {
         self.raw(if value { b"true" } else { b"false" });
     }
 
-    /// `value` as a JSON string literal: `"` and `\` escaped, control characters as short or
-    /// `\u00XX` escapes, everything else, non-ASCII included, as it is.
-    #[allow(clippy::just_underscores_and_digits)] // `__` reads as "nothing to do" in the table
+    /// `value` as a JSON string literal: `"` and `\\` escaped, control characters as short or
+    /// `\\u00XX` escapes, everything else, non-ASCII included, as it is.
     pub(crate) const fn string(&mut self, value: &str) {
         let bytes = value.as_bytes();
         self.byte(b'"');
         let mut i = 0;
         while i < bytes.len() {
-            let byte = bytes[i];
-            match ESCAPE[byte as usize] {
-                __ => self.byte(byte),
-                UU => self.raw(&[
-                    b'\\',
-                    b'u',
-                    b'0',
-                    b'0',
-                    HEX[(byte >> 4) as usize],
-                    HEX[(byte & 0xF) as usize],
-                ]),
-                short => self.raw(&[b'\\', short]),
+            match escape(bytes[i]) {
+                (_, 0) => self.byte(bytes[i]),
+                (escape, len) => self.raw(escape.split_at(len).0),
             }
             i += 1;
         }
         self.byte(b'"');
+    }
+}
+
+/// How `byte` is written inside a JSON string: the escape and its length, or a length of 0 when
+/// the byte stands for itself. Shared by the compile-time writer and stream mode's error lines.
+#[allow(clippy::just_underscores_and_digits)] // `__` reads as "nothing to do", as in the table
+pub(crate) const fn escape(byte: u8) -> ([u8; 6], usize) {
+    let (high, low) = (HEX[(byte >> 4) as usize], HEX[(byte & 0xF) as usize]);
+    match ESCAPE[byte as usize] {
+        __ => ([0; 6], 0),
+        UU => ([b'\\', b'u', b'0', b'0', high, low], 6),
+        short => ([b'\\', short, 0, 0, 0, 0], 2),
     }
 }
 

@@ -141,6 +141,57 @@ const FAILURES: &[(&[u8], &str)] = &[
         "unknown_tool",
     ),
     (b"{\"op\":\"tool_schema\",\"tool\":\"\"}", "unknown_tool"),
+    // Formats, strict and lists.
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\",\"format\":\"claude\"}",
+        "unknown_format",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\",\"format\":\"OpenAI\"}",
+        "unknown_format",
+    ),
+    (b"{\"op\":\"tool_list\",\"format\":\"\"}", "unknown_format"),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\",\"format\":1}",
+        "wrong_type",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\",\"strict\":\"true\"}",
+        "wrong_type",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\",\"strict\":null}",
+        "wrong_type",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\",\"strict\":1}",
+        "wrong_type",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"tool\":\"read_file\",\"format\":\"gemini\",\"strict\":true}",
+        "unsupported",
+    ),
+    (
+        b"{\"op\":\"tool_list\",\"format\":\"mcp\",\"strict\":true}",
+        "unsupported",
+    ),
+    (
+        b"{\"op\":\"tool_list\",\"tool\":\"read_file\"}",
+        "unknown_field",
+    ),
+    (
+        b"{\"op\":\"tool_list\",\"strict\":true,\"strict\":true}",
+        "duplicate_field",
+    ),
+    (
+        b"{\"op\":\"tool_list\",\"format\":\"openai\",\"x\":null}",
+        "unknown_field",
+    ),
+    (
+        b"{\"op\":\"tool_schema\",\"format\":\"openai\"}",
+        "missing_field",
+    ),
+    (b"{\"format\":\"openai\"}", "missing_field"),
 ];
 
 #[test]

@@ -1,16 +1,28 @@
 //! Every response, byte for byte, against the golden files in `tests/golden/`.
 //!
-//! The golden files were made from the seed's tables by an independent script (Python's
-//! `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)`), not by this crate.
+//! The golden files are written by `tests/golden_reference.py` from the seed's tables and the
+//! shape rules, with Python's `json.dumps(sort_keys=True, separators=(",", ":"),
+//! ensure_ascii=False)`: independently of this crate's writer. One file per tool and shape,
+//! `tests/golden/<format>/<tool>[.strict].json`, and one per list, `tool_list[.strict].json`.
 
 mod common;
 
 use tool_schema::catalog::TOOLS;
 use tool_schema::tokenizer::{Kind, Tokenizer};
-use tool_schema::{respond, MAX_OUTPUT};
+use tool_schema::{respond, Format, Shape, MAX_OUTPUT};
 
-fn golden(name: &str) -> Vec<u8> {
-    let path = format!("{}/tests/golden/{name}.json", env!("CARGO_MANIFEST_DIR"));
+/// The golden file for a tool (or `tool_list`) in a shape.
+fn golden_path(name: &str, shape: Shape) -> String {
+    let strict = if shape.strict() { ".strict" } else { "" };
+    let format = shape.format().name();
+    format!(
+        "{}/tests/golden/{format}/{name}{strict}.json",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn golden(name: &str, shape: Shape) -> Vec<u8> {
+    let path = golden_path(name, shape);
     std::fs::read(&path).unwrap_or_else(|err| panic!("{path}: {err}"))
 }
 
@@ -21,76 +33,155 @@ fn answer(request: &[u8]) -> Vec<u8> {
     out
 }
 
-#[test]
-fn each_tool_matches_its_golden_file() {
-    for tool in &TOOLS {
-        let request = format!(r#"{{"op":"tool_schema","tool":"{}"}}"#, tool.name);
-        assert_eq!(
-            answer(request.as_bytes()),
-            golden(tool.name),
-            "{}",
-            tool.name
-        );
+/// `{"op":"tool_schema",...}` or `{"op":"tool_list",...}` for a shape, spelled out in full.
+fn request(tool: Option<&str>, shape: Shape) -> String {
+    let (format, strict) = (shape.format().name(), shape.strict());
+    match tool {
+        Some(tool) => format!(
+            r#"{{"op":"tool_schema","tool":"{tool}","format":"{format}","strict":{strict}}}"#
+        ),
+        None => format!(r#"{{"op":"tool_list","format":"{format}","strict":{strict}}}"#),
     }
 }
 
 #[test]
-fn golden_files_are_exactly_the_catalog() {
+fn every_tool_in_every_shape_matches_its_golden_file() {
+    let mut count = 0;
+    for shape in Shape::all() {
+        for tool in &TOOLS {
+            assert_eq!(
+                answer(request(Some(tool.name), shape).as_bytes()),
+                golden(tool.name, shape),
+                "{} {shape:?}",
+                tool.name
+            );
+            count += 1;
+        }
+        assert_eq!(
+            answer(request(None, shape).as_bytes()),
+            golden("tool_list", shape),
+            "tool_list {shape:?}"
+        );
+    }
+    assert_eq!(
+        count,
+        3 * 8,
+        "3 tools in 8 shapes: 5 formats, 3 of them with strict"
+    );
+}
+
+#[test]
+fn golden_files_are_exactly_the_variants() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden");
     let mut files: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .flat_map(|format| std::fs::read_dir(format.unwrap().path()).unwrap())
+        .map(|entry| entry.unwrap().path().to_string_lossy().into_owned())
         .collect();
     files.sort();
-    let mut want: Vec<String> = TOOLS
-        .iter()
-        .map(|tool| format!("{}.json", tool.name))
+    let mut want: Vec<String> = Shape::all()
+        .flat_map(|shape| {
+            TOOLS
+                .iter()
+                .map(|tool| tool.name)
+                .chain(["tool_list"])
+                .map(move |name| golden_path(name, shape))
+        })
         .collect();
     want.sort();
     assert_eq!(
         files, want,
-        "a golden file without a tool, or a tool without a golden file"
+        "a golden file without a variant, or a variant without a golden file"
     );
 }
 
 #[test]
 fn the_cli_prints_the_golden_bytes() {
-    for tool in &TOOLS {
-        let request = format!(r#"{{"op":"tool_schema","tool":"{}"}}"#, tool.name);
-        let out = common::run(&[], request.as_bytes());
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+    for shape in Shape::all() {
+        for name in TOOLS.iter().map(|tool| Some(tool.name)).chain([None]) {
+            let out = common::run(&[], request(name, shape).as_bytes());
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(out.stderr.is_empty());
+            assert_eq!(
+                out.stdout,
+                golden(name.unwrap_or("tool_list"), shape),
+                "{name:?} {shape:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn defaults_are_openai_and_not_strict() {
+    let default = Shape::new(Format::OpenAi, false).unwrap();
+    assert_eq!(
+        answer(br#"{"op":"tool_schema","tool":"read_file"}"#),
+        golden("read_file", default)
+    );
+    assert_eq!(
+        answer(br#"{"op":"tool_list"}"#),
+        golden("tool_list", default)
+    );
+    for format in Format::ALL {
+        let not_strict = Shape::new(format, false).unwrap();
+        let omitted = format!(
+            r#"{{"op":"tool_schema","tool":"write_file","format":"{}"}}"#,
+            format.name()
         );
-        assert!(out.stderr.is_empty());
-        assert_eq!(out.stdout, golden(tool.name), "{}", tool.name);
+        assert_eq!(
+            answer(omitted.as_bytes()),
+            golden("write_file", not_strict),
+            "{format:?}"
+        );
+    }
+}
+
+#[test]
+fn strict_without_a_strict_mode_is_unsupported() {
+    for format in Format::ALL {
+        for name in [Some("read_file"), None] {
+            let mut out = Vec::new();
+            let body = request(name, Shape::new(format, false).unwrap())
+                .replace("\"strict\":false", "\"strict\":true");
+            let result = respond(body.as_bytes(), &mut out);
+            assert_eq!(result.is_ok(), format.has_strict(), "{body}");
+            if let Err(err) = result {
+                assert_eq!(err.code(), "unsupported");
+                assert!(out.is_empty());
+            }
+        }
     }
 }
 
 #[test]
 fn the_same_request_written_differently_gives_the_same_bytes() {
-    let want = golden("read_file");
+    let want = golden("read_file", Shape::new(Format::OpenAi, false).unwrap());
     let spellings: &[&[u8]] = &[
         br#"{"tool":"read_file","op":"tool_schema"}"#,
         b" \t\r\n{ \"op\" : \"tool_schema\" ,\n\t\"tool\"\r\n:\"read_file\" } \n\n",
         br#"{"op":"tool_schema","tool":"read\u005ffile"}"#,
         br#"{"\u006fp":"\u0074ool_schema","tool":"\u0072\u0065\u0061\u0064\u005F\u0066\u0069\u006C\u0065"}"#,
-        br#"{"op":"tool\/schema","tool":"read_file"}"#,
+        br#"{"strict":false,"format":"openai","tool":"read_file","op":"tool_schema"}"#,
+        br#"{"op":"tool_schema","tool":"read_file","format":"\u006fpenai"}"#,
     ];
-    for (i, request) in spellings.iter().enumerate() {
-        let mut out = Vec::new();
-        let result = respond(request, &mut out);
-        if i == spellings.len() - 1 {
-            // "\/" decodes to "/", so that one names another op.
-            assert_eq!(result.unwrap_err().code(), "unknown_op");
-            assert!(out.is_empty());
-        } else {
-            result.unwrap();
-            assert_eq!(out, want, "{}", String::from_utf8_lossy(request));
-        }
+    for request in spellings {
+        assert_eq!(
+            answer(request),
+            want,
+            "{}",
+            String::from_utf8_lossy(request)
+        );
     }
+    // "\/" decodes to "/", so this one names another op.
+    let mut out = Vec::new();
+    let err = respond(br#"{"op":"tool\/schema","tool":"read_file"}"#, &mut out).unwrap_err();
+    assert_eq!(err.code(), "unknown_op");
+    assert!(out.is_empty());
 }
 
 /// The output rules, checked on every response with the crate's own tokenizer: valid JSON,
