@@ -1,3 +1,4 @@
+#![forbid(unsafe_code)]
 //! Function-calling declarations for an agent's file tools, byte for byte the same every time.
 //!
 //! A harness sends one JSON request, `{"op":"tool_schema","tool":"read_file"}`, and gets back the
@@ -11,7 +12,6 @@
 //! Non-goals: this is not a general JSON library (the tokenizer validates and borrows; it builds
 //! no values), not a JSON Schema validator, and not a way to declare tools at run time: the
 //! catalog is static data, checked and rendered when the crate is compiled.
-#![forbid(unsafe_code)]
 
 pub mod catalog;
 mod error;

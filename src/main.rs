@@ -1,10 +1,10 @@
+#![forbid(unsafe_code)]
 //! The `tool-schema` command: one request on standard input, one declaration on standard output.
 //!
 //! A thin shell over [`tool_schema::respond`]: it reads at most [`MAX_INPUT`] + 1 bytes into a
 //! stack buffer, answers into another, and writes the answer with a single `write`. Errors go to
 //! standard error as one line, `tool-schema: <code>: <message>`, with exit status 1; a bad
 //! command line is exit status 2.
-#![forbid(unsafe_code)]
 
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
