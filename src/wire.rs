@@ -1,7 +1,7 @@
 //! The providers' wire shapes: the envelope around a tool's parameter schema, and what strict
 //! mode changes, for each format.
 //!
-//! Every shape is a `const fn` over a [`Buf`]: the declarations are rendered when the crate is
+//! Every shape is a `const fn` over the writer's byte sink: the declarations are rendered when the crate is
 //! compiled (see `writer.rs`). Keys are written in byte order by hand; the tests check the output.
 //! Each rule below was checked against the provider's own documentation, cited beside it.
 
