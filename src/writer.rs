@@ -17,7 +17,7 @@ use std::io::{self, Write};
 /// One tool's declaration in `shape`, without a newline.
 ///
 /// # Panics
-/// When `tool` is not an index of [`TOOLS`](crate::catalog::TOOLS).
+/// When `tool` is not an index of [`TOOLS`].
 pub fn declaration(tool: usize, shape: Shape) -> &'static [u8] {
     let (start, end) = SPANS[slot(shape, tool)];
     &RENDERED[start..end - 1]
