@@ -1,0 +1,57 @@
+//! Arbitrary bytes through `respond`: it never panics; an answer is one of the golden files,
+//! byte for byte; an error wrote nothing and carries a documented code.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use std::sync::OnceLock;
+
+/// Every answer there is, read once from the repository's golden files.
+fn goldens() -> &'static Vec<Vec<u8>> {
+    static GOLDENS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    GOLDENS.get_or_init(|| {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden");
+        let mut all = Vec::new();
+        for format in std::fs::read_dir(dir).expect("tests/golden") {
+            for file in std::fs::read_dir(format.unwrap().path()).unwrap() {
+                all.push(std::fs::read(file.unwrap().path()).unwrap());
+            }
+        }
+        assert_eq!(all.len(), 32, "the golden files");
+        all
+    })
+}
+
+const CODES: &[&str] = &[
+    "malformed_json",
+    "too_deep",
+    "too_large",
+    "not_an_object",
+    "duplicate_field",
+    "unknown_field",
+    "missing_field",
+    "wrong_type",
+    "unknown_op",
+    "unknown_tool",
+    "unknown_format",
+    "unsupported",
+];
+
+fuzz_target!(|data: &[u8]| {
+    let mut out = Vec::new();
+    match tool_schema::respond(data, &mut out) {
+        Ok(()) => assert!(goldens().contains(&out), "an answer that is no golden file"),
+        Err(err) => {
+            assert!(out.is_empty(), "wrote before failing");
+            assert!(
+                CODES.contains(&err.code()),
+                "undocumented code {}",
+                err.code()
+            );
+            let message = err.to_string();
+            assert!(
+                !message.is_empty() && !message.contains('\n'),
+                "one-line message"
+            );
+        }
+    }
+});

@@ -1,0 +1,194 @@
+//! Every output the writer can produce (each tool, format, strict and list variant) parses with
+//! serde_json, has its keys sorted at every level, is already in serde_json's compact encoding,
+//! and holds exactly the catalog's values, rebuilt here from the catalog with `json!` by each
+//! format's rules.
+//!
+//! The input's first two bytes pick the variant; the rest spell its request differently (field
+//! order, whitespace between tokens, `\u` escapes inside strings), none of which may change a
+//! byte of the answer. Each variant's answer is verified in full the first time it is seen and
+//! compared byte for byte after that, so an execution is cheap and the fuzzer spends its time on
+//! spellings.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use serde_json::{json, Map, Value};
+use std::sync::Mutex;
+use tool_schema::catalog::{Tool, TOOLS};
+use tool_schema::{respond, Format, Shape};
+
+/// Verified answers, by variant.
+static VERIFIED: Mutex<Vec<(usize, usize, Vec<u8>)>> = Mutex::new(Vec::new());
+
+fuzz_target!(|data: &[u8]| {
+    let shapes: Vec<Shape> = Shape::all().collect();
+    let mut bytes = data.iter().copied().chain(std::iter::repeat(0));
+    let s = usize::from(bytes.next().unwrap()) % shapes.len();
+    let pick = usize::from(bytes.next().unwrap()) % (TOOLS.len() + 1);
+    let shape = shapes[s];
+    let request = spell(pick, shape, &mut bytes);
+    let mut out = Vec::new();
+    respond(request.as_bytes(), &mut out).unwrap_or_else(|err| panic!("{request:?}: {err}"));
+
+    let mut verified = VERIFIED.lock().unwrap();
+    match verified.iter().find(|(vs, vp, _)| (*vs, *vp) == (s, pick)) {
+        Some((_, _, want)) => assert_eq!(&out, want, "{request:?} answered differently"),
+        None => {
+            verify(pick, shape, &out);
+            verified.push((s, pick, out));
+        }
+    }
+});
+
+/// The request for a variant, spelled as `bytes` say: fields in some order, whitespace between
+/// tokens, and some characters of each string as `\u` escapes.
+fn spell(pick: usize, shape: Shape, bytes: &mut impl Iterator<Item = u8>) -> String {
+    let mut fields: Vec<(&str, String)> = vec![
+        (
+            "op",
+            if pick < TOOLS.len() {
+                "tool_schema"
+            } else {
+                "tool_list"
+            }
+            .into(),
+        ),
+        ("format", shape.format().name().into()),
+    ];
+    if let Some(tool) = TOOLS.get(pick) {
+        fields.push(("tool", tool.name.into()));
+    }
+    let strict = bytes.next().unwrap() % 3; // omitted (when false), false, true
+    if shape.strict() || strict > 0 {
+        fields.push(("strict", shape.strict().to_string()));
+    }
+    let turn = usize::from(bytes.next().unwrap()) % fields.len();
+    fields.rotate_left(turn);
+    if bytes.next().unwrap() % 2 == 1 {
+        fields.reverse();
+    }
+    let ws = |bytes: &mut dyn Iterator<Item = u8>| {
+        ["", " ", "\t", "\n", "\r\n  "][usize::from(bytes.next().unwrap() % 5)]
+    };
+    let string = |text: &str, bytes: &mut dyn Iterator<Item = u8>| {
+        let mut out = String::from("\"");
+        for c in text.chars() {
+            match bytes.next().unwrap() % 4 {
+                0 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                1 => out.push_str(&format!("\\u{:04X}", c as u32)),
+                _ => out.push(c),
+            }
+        }
+        out + "\""
+    };
+    let mut request = String::from(ws(bytes)) + "{";
+    for (i, (key, value)) in fields.iter().enumerate() {
+        if i > 0 {
+            request.push(',');
+        }
+        request += ws(bytes);
+        request += &string(key, bytes);
+        request += ws(bytes);
+        request.push(':');
+        request += ws(bytes);
+        request += &if *key == "strict" {
+            value.clone()
+        } else {
+            string(value, bytes)
+        };
+        request += ws(bytes);
+    }
+    request + "}" + ws(bytes)
+}
+
+/// Checks an answer in full against serde_json and the catalog.
+fn verify(pick: usize, shape: Shape, out: &[u8]) {
+    let expected = match TOOLS.get(pick) {
+        Some(tool) => expected(tool, shape),
+        None => Value::Array(TOOLS.iter().map(|tool| expected(tool, shape)).collect()),
+    };
+    let body = out.strip_suffix(b"\n").expect("one trailing newline");
+    let parsed: Value = serde_json::from_slice(body).expect("valid JSON");
+    assert_sorted(&parsed);
+    assert_eq!(
+        serde_json::to_vec(&parsed).unwrap(),
+        body,
+        "not compact, or escaped where it need not be"
+    );
+    assert_eq!(parsed, expected, "{pick} {shape:?}");
+    if pick < TOOLS.len() {
+        assert_eq!(tool_schema::writer::declaration(pick, shape), body);
+    }
+}
+
+fn assert_sorted(value: &Value) {
+    match value {
+        Value::Object(map) => {
+            let keys: Vec<&String> = map.keys().collect();
+            assert!(
+                keys.windows(2)
+                    .all(|pair| pair[0].as_bytes() < pair[1].as_bytes()),
+                "unsorted keys {keys:?}"
+            );
+            map.values().for_each(assert_sorted);
+        }
+        Value::Array(items) => items.iter().for_each(assert_sorted),
+        _ => {}
+    }
+}
+
+/// The declaration the catalog and the format's rules call for.
+fn expected(tool: &Tool, shape: Shape) -> Value {
+    let strict = shape.strict();
+    let openai_strict =
+        strict && matches!(shape.format(), Format::OpenAi | Format::OpenAiResponses);
+    let mut properties = Map::new();
+    for property in tool.properties {
+        let required = tool.required.contains(&property.name);
+        let ty = if openai_strict && !required {
+            json!([property.ty.as_str(), "null"])
+        } else {
+            json!(property.ty.as_str())
+        };
+        properties.insert(
+            property.name.into(),
+            json!({"description": property.description, "type": ty}),
+        );
+    }
+    let required: Vec<&str> = if openai_strict {
+        tool.properties.iter().map(|p| p.name).collect()
+    } else {
+        tool.required.to_vec()
+    };
+    let mut schema = json!({"properties": properties, "required": required, "type": "object"});
+    if strict {
+        schema["additionalProperties"] = json!(false);
+    }
+    let (name, description) = (tool.name, tool.description);
+    let mut value = match shape.format() {
+        Format::OpenAi => {
+            json!({"function": {"description": description, "name": name, "parameters": schema}, "type": "function"})
+        }
+        Format::OpenAiResponses => {
+            json!({"description": description, "name": name, "parameters": schema, "strict": strict, "type": "function"})
+        }
+        Format::Anthropic => {
+            json!({"description": description, "input_schema": schema, "name": name})
+        }
+        Format::Gemini => json!({"description": description, "name": name, "parameters": schema}),
+        Format::Mcp => json!({
+            "annotations": {
+                "destructiveHint": tool.hints.destructive,
+                "idempotentHint": tool.hints.idempotent,
+                "openWorldHint": tool.hints.open_world,
+                "readOnlyHint": tool.hints.read_only,
+            },
+            "description": description, "inputSchema": schema, "name": name,
+        }),
+    };
+    match shape.format() {
+        Format::OpenAi if strict => value["function"]["strict"] = json!(true),
+        Format::Anthropic if strict => value["strict"] = json!(true),
+        _ => {}
+    }
+    value
+}
