@@ -118,7 +118,7 @@ enum Value {
     Bool(bool),
     Number,
     String(String),
-    Array(Vec<Value>),
+    Array,
     Object(Vec<(String, Value)>),
 }
 
@@ -257,16 +257,15 @@ impl Parser {
     fn array(&mut self) -> Option<Value> {
         self.eat('[');
         self.whitespace();
-        let mut items = Vec::new();
         if self.eat(']') {
-            return Some(Value::Array(items));
+            return Some(Value::Array);
         }
         loop {
             self.whitespace();
-            items.push(self.value()?);
+            self.value()?;
             self.whitespace();
             if self.eat(']') {
-                return Some(Value::Array(items));
+                return Some(Value::Array);
             }
             if !self.eat(',') {
                 return None;
@@ -333,8 +332,11 @@ impl Parser {
             parser.at > start
         };
         self.eat('-');
-        if !self.eat('0') && !(matches!(self.peek(), Some('1'..='9')) && digits(self)) {
-            return None;
+        if !self.eat('0') {
+            if !matches!(self.peek(), Some('1'..='9')) {
+                return None;
+            }
+            digits(self);
         }
         if self.eat('.') && !digits(self) {
             return None;
