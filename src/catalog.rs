@@ -142,6 +142,7 @@ pub static TOOLS: [Tool; 3] = [
 ];
 
 /// The index in [`TOOLS`] of the tool with this name, if the request's literal decodes to one.
+#[inline]
 pub(crate) fn find(literal: &[u8]) -> Option<usize> {
     TOOLS
         .iter()

@@ -11,7 +11,7 @@
 
 use crate::catalog;
 use crate::error::Error;
-use crate::tokenizer::{string_eq, Kind, Token, Tokenizer};
+use crate::tokenizer::{string_eq, Kind, Stop, Token, Tokenizer};
 use crate::wire::{Format, Shape};
 
 /// A request understood.
@@ -47,26 +47,37 @@ const ANY_FIELD: &str = "op, tool, format, strict";
 const LIST_FIELD: &str = "op, format, strict";
 
 /// Reads one request. Allocates nothing: strings stay as borrowed literals until compared.
+#[inline]
 pub fn parse(input: &[u8]) -> Result<Request, Error> {
     let mut tokens = Tokenizer::new(input);
     let meaning = read(&mut tokens);
     match meaning {
         Err(error) if error.is_syntax() => Err(error),
-        _ => tokens.finish().and(meaning),
+        _ => match tokens.drain() {
+            Ok(()) => meaning,
+            Err(Stop) => Err(tokens.error()),
+        },
     }
+}
+
+/// The next token, where one must come, or the tokenizer's error.
+#[inline]
+fn next<'a>(tokens: &mut Tokenizer<'a>) -> Result<Token<'a>, Error> {
+    tokens.expect_token().map_err(|Stop| tokens.error())
 }
 
 /// A field as the request gave it: its key and its value.
 type Member<'a> = Option<(Token<'a>, Token<'a>)>;
 
+#[inline]
 fn read(tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
-    let open = tokens.expect_token()?;
+    let open = next(tokens)?;
     if open.kind != Kind::ObjectStart {
         return Err(Error::not_an_object(open.at, describe(open.kind)));
     }
     let mut members: [Member<'_>; FIELDS.len()] = [None; FIELDS.len()];
     let close = loop {
-        let key = tokens.expect_token()?;
+        let key = next(tokens)?;
         if key.kind == Kind::ObjectEnd {
             break key;
         }
@@ -77,7 +88,7 @@ fn read(tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
         if members[field].is_some() {
             return Err(Error::duplicate_field(key.at, name));
         }
-        let value = tokens.expect_token()?;
+        let value = next(tokens)?;
         let kind = if value.kind == Kind::False {
             Kind::True
         } else {
@@ -132,6 +143,7 @@ fn read(tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
 }
 
 /// How a value of this kind is named in messages.
+#[inline]
 fn describe(kind: Kind) -> &'static str {
     match kind {
         Kind::ObjectStart => "an object",

@@ -68,11 +68,27 @@ pub struct Tokenizer<'a> {
     /// Bit `d` is set when the container at depth `d + 1` is an object. Sixty-four bits hold
     /// exactly [`MAX_DEPTH`] levels.
     objects: u64,
+    /// Why the last step stopped, kept until someone asks for the [`Error`].
+    fault: Fault,
 }
+
+/// A failure, recorded where it happens and turned into an [`Error`] only when asked for, so
+/// that the hot path passes one-byte results around instead of whole errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    Malformed { at: usize, what: &'static str },
+    TooDeep { at: usize },
+    TooLarge,
+}
+
+/// The tokenizer stopped; [`Tokenizer::error`] says why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stop;
 
 const _: () = assert!(MAX_DEPTH == u64::BITS as usize);
 
 impl<'a> Tokenizer<'a> {
+    #[inline]
     pub fn new(input: &'a [u8]) -> Tokenizer<'a> {
         Tokenizer {
             input,
@@ -80,6 +96,7 @@ impl<'a> Tokenizer<'a> {
             expect: Expect::Document,
             depth: 0,
             objects: 0,
+            fault: Fault::TooLarge,
         }
     }
 
@@ -94,16 +111,22 @@ impl<'a> Tokenizer<'a> {
     // `Option<Result<..>>`.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Option<Token<'a>>, Error> {
+        self.step().map_err(|Stop| self.error())
+    }
+
+    /// [`Tokenizer::next`] for this crate's hot path: a failure is only recorded.
+    #[inline]
+    pub(crate) fn step(&mut self) -> Result<Option<Token<'a>>, Stop> {
         loop {
             let at = self.skip_whitespace();
             let byte = self.input.get(at).copied();
             match self.expect {
                 Expect::Document => {
                     if self.input.len() > MAX_INPUT {
-                        return Err(Error::too_large());
+                        return Err(self.stop(Fault::TooLarge));
                     }
                     if self.input.starts_with(b"\xEF\xBB\xBF") {
-                        return Err(self.error(
+                        return Err(self.fail(
                             at,
                             "expected a JSON value (a byte order mark is not allowed)",
                         ));
@@ -122,13 +145,13 @@ impl<'a> Tokenizer<'a> {
                     self.expect = Expect::Colon;
                     return Ok(Some(self.token(Kind::Key, at, end)));
                 }
-                Expect::KeyOrEnd => return Err(self.error(at, "expected a string key or '}'")),
-                Expect::Key => return Err(self.error(at, "expected a string key after ','")),
+                Expect::KeyOrEnd => return Err(self.fail(at, "expected a string key or '}'")),
+                Expect::Key => return Err(self.fail(at, "expected a string key after ','")),
                 Expect::Colon if byte == Some(b':') => {
                     self.pos = at + 1;
                     self.expect = Expect::Value;
                 }
-                Expect::Colon => return Err(self.error(at, "expected ':' after object key")),
+                Expect::Colon => return Err(self.fail(at, "expected ':' after object key")),
                 Expect::Separator => {
                     let in_object = self.objects >> (self.depth - 1) & 1 == 1;
                     match (byte, in_object) {
@@ -138,10 +161,10 @@ impl<'a> Tokenizer<'a> {
                             return Ok(Some(self.close(at)))
                         }
                         (_, true) => {
-                            return Err(self.error(at, "expected ',' or '}' after object value"))
+                            return Err(self.fail(at, "expected ',' or '}' after object value"))
                         }
                         (_, false) => {
-                            return Err(self.error(at, "expected ',' or ']' after array element"))
+                            return Err(self.fail(at, "expected ',' or ']' after array element"))
                         }
                     }
                     self.pos = at + 1;
@@ -150,23 +173,50 @@ impl<'a> Tokenizer<'a> {
                     self.pos = at;
                     return Ok(None);
                 }
-                Expect::End => return Err(self.error(at, "expected end of input after the value")),
+                Expect::End => return Err(self.fail(at, "expected end of input after the value")),
             }
         }
     }
 
     /// The next token, where the grammar says one must come (inside a container, or first).
-    pub fn expect_token(&mut self) -> Result<Token<'a>, Error> {
-        match self.next()? {
+    #[inline]
+    pub(crate) fn expect_token(&mut self) -> Result<Token<'a>, Stop> {
+        match self.step()? {
             Some(token) => Ok(token),
-            None => Err(self.error(self.pos, "expected a token, the document has ended")),
+            None => Err(self.fail(self.pos, "expected a token, the document has ended")),
         }
     }
 
     /// Reads tokens to the end of the document, for a verdict only.
     pub fn finish(&mut self) -> Result<(), Error> {
-        while self.next()?.is_some() {}
+        self.drain().map_err(|Stop| self.error())
+    }
+
+    /// [`Tokenizer::finish`] for this crate's hot path.
+    pub(crate) fn drain(&mut self) -> Result<(), Stop> {
+        while self.step()?.is_some() {}
         Ok(())
+    }
+
+    /// The error that stopped the tokenizer. Only meaningful after a step returned [`Stop`].
+    #[cold]
+    pub(crate) fn error(&self) -> Error {
+        match self.fault {
+            Fault::Malformed { at, what } => Error::malformed(self.input, at, what),
+            Fault::TooDeep { at } => Error::too_deep(at),
+            Fault::TooLarge => Error::too_large(),
+        }
+    }
+
+    #[cold]
+    fn stop(&mut self, fault: Fault) -> Stop {
+        self.fault = fault;
+        Stop
+    }
+
+    #[cold]
+    fn fail(&mut self, at: usize, what: &'static str) -> Stop {
+        self.stop(Fault::Malformed { at, what })
     }
 
     fn value(
@@ -174,11 +224,11 @@ impl<'a> Tokenizer<'a> {
         at: usize,
         byte: Option<u8>,
         what: &'static str,
-    ) -> Result<Token<'a>, Error> {
+    ) -> Result<Token<'a>, Stop> {
         let (kind, end) = match byte {
             Some(b'{') | Some(b'[') => {
                 if self.depth == MAX_DEPTH {
-                    return Err(Error::too_deep(at));
+                    return Err(self.stop(Fault::TooDeep { at }));
                 }
                 let object = byte == Some(b'{');
                 self.objects = self.objects & !(1 << self.depth) | u64::from(object) << self.depth;
@@ -201,13 +251,14 @@ impl<'a> Tokenizer<'a> {
             Some(b't') => (Kind::True, self.literal_end(at, b"true")?),
             Some(b'f') => (Kind::False, self.literal_end(at, b"false")?),
             Some(b'n') => (Kind::Null, self.literal_end(at, b"null")?),
-            _ => return Err(self.error(at, what)),
+            _ => return Err(self.fail(at, what)),
         };
         self.pos = end;
         self.expect = self.after_value();
         Ok(self.token(kind, at, end))
     }
 
+    #[inline]
     fn close(&mut self, at: usize) -> Token<'a> {
         let kind = if self.objects >> (self.depth - 1) & 1 == 1 {
             Kind::ObjectEnd
@@ -220,6 +271,7 @@ impl<'a> Tokenizer<'a> {
         self.token(kind, at, at + 1)
     }
 
+    #[inline]
     fn after_value(&self) -> Expect {
         if self.depth == 0 {
             Expect::End
@@ -228,6 +280,7 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
+    #[inline]
     fn token(&self, kind: Kind, at: usize, end: usize) -> Token<'a> {
         Token {
             kind,
@@ -236,6 +289,7 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
+    #[inline]
     fn skip_whitespace(&self) -> usize {
         let mut at = self.pos;
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.input.get(at) {
@@ -245,7 +299,8 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// The offset just past the closing quote of the string literal that opens at `at`.
-    fn string_end(&self, at: usize) -> Result<usize, Error> {
+    #[inline(always)]
+    fn string_end(&mut self, at: usize) -> Result<usize, Stop> {
         let input = self.input;
         let mut i = at + 1;
         loop {
@@ -257,11 +312,11 @@ impl<'a> Tokenizer<'a> {
                 i += 1;
             }
             match input.get(i) {
-                None => return Err(self.error(i, "expected '\"' to close the string")),
+                None => return Err(self.fail(i, "expected '\"' to close the string")),
                 Some(b'"') => return Ok(i + 1),
                 Some(b'\\') => i = self.escape_end(i)?,
                 Some(0x00..=0x1F) => {
-                    return Err(self.error(i, "control characters must be escaped in a string"))
+                    return Err(self.fail(i, "control characters must be escaped in a string"))
                 }
                 Some(&lead) => {
                     let width = match lead {
@@ -276,7 +331,7 @@ impl<'a> Tokenizer<'a> {
                         Some(sequence) if width > 0 && std::str::from_utf8(sequence).is_ok() => {
                             i += width
                         }
-                        _ => return Err(self.error(i, "expected valid UTF-8 in a string")),
+                        _ => return Err(self.fail(i, "expected valid UTF-8 in a string")),
                     }
                 }
             }
@@ -284,7 +339,7 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// The offset just past the escape whose backslash is at `at`.
-    fn escape_end(&self, at: usize) -> Result<usize, Error> {
+    fn escape_end(&mut self, at: usize) -> Result<usize, Stop> {
         match self.input.get(at + 1) {
             Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 2),
             Some(b'u') => {
@@ -297,20 +352,20 @@ impl<'a> Tokenizer<'a> {
                         if paired {
                             Ok(low + 6)
                         } else {
-                            Err(self.error(
+                            Err(self.fail(
                                 low,
                                 "expected a low surrogate \\uDC00-\\uDFFF after a high surrogate",
                             ))
                         }
                     }
-                    0xDC00..=0xDFFF => Err(self.error(
+                    0xDC00..=0xDFFF => Err(self.fail(
                         at,
                         "expected a high surrogate \\uD800-\\uDBFF before a low surrogate",
                     )),
                     _ => Ok(at + 6),
                 }
             }
-            _ => Err(self.error(
+            _ => Err(self.fail(
                 at + 1,
                 "expected an escape: \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX",
             )),
@@ -318,7 +373,7 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// The value of the four hex digits at `at`.
-    fn hex4(&self, at: usize) -> Result<u32, Error> {
+    fn hex4(&mut self, at: usize) -> Result<u32, Stop> {
         let mut unit = 0;
         for i in at..at + 4 {
             let digit = match self.input.get(i) {
@@ -327,14 +382,14 @@ impl<'a> Tokenizer<'a> {
             };
             match digit {
                 Some(d) => unit = unit * 16 + d,
-                None => return Err(self.error(i, "expected four hex digits after \\u")),
+                None => return Err(self.fail(i, "expected four hex digits after \\u")),
             }
         }
         Ok(unit)
     }
 
     /// The offset just past the number that starts at `at` (RFC 8259 section 6).
-    fn number_end(&self, at: usize) -> Result<usize, Error> {
+    fn number_end(&mut self, at: usize) -> Result<usize, Stop> {
         let input = self.input;
         let digits = |mut i: usize| {
             while let Some(b'0'..=b'9') = input.get(i) {
@@ -345,14 +400,14 @@ impl<'a> Tokenizer<'a> {
         let mut i = at + usize::from(input[at] == b'-');
         match input.get(i) {
             Some(b'0') if matches!(input.get(i + 1), Some(b'0'..=b'9')) => {
-                return Err(self.error(i + 1, "a number must not have a leading zero"))
+                return Err(self.fail(i + 1, "a number must not have a leading zero"))
             }
             Some(b'0'..=b'9') => i = digits(i + 1),
-            _ => return Err(self.error(i, "expected a digit after '-'")),
+            _ => return Err(self.fail(i, "expected a digit after '-'")),
         }
         if input.get(i) == Some(&b'.') {
             if !matches!(input.get(i + 1), Some(b'0'..=b'9')) {
-                return Err(self.error(i + 1, "expected a digit after the decimal point"));
+                return Err(self.fail(i + 1, "expected a digit after the decimal point"));
             }
             i = digits(i + 1);
         }
@@ -362,7 +417,7 @@ impl<'a> Tokenizer<'a> {
                 i += 1;
             }
             if !matches!(input.get(i), Some(b'0'..=b'9')) {
-                return Err(self.error(i, "expected a digit in the exponent"));
+                return Err(self.fail(i, "expected a digit in the exponent"));
             }
             i = digits(i);
         }
@@ -370,7 +425,7 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// The offset just past `literal` (`true`, `false` or `null`) at `at`.
-    fn literal_end(&self, at: usize, literal: &'static [u8]) -> Result<usize, Error> {
+    fn literal_end(&mut self, at: usize, literal: &'static [u8]) -> Result<usize, Stop> {
         for (i, &want) in literal.iter().enumerate() {
             if self.input.get(at + i) != Some(&want) {
                 let what = match literal {
@@ -378,15 +433,10 @@ impl<'a> Tokenizer<'a> {
                     b"false" => "expected the literal false",
                     _ => "expected the literal null",
                 };
-                return Err(self.error(at + i, what));
+                return Err(self.fail(at + i, what));
             }
         }
         Ok(at + literal.len())
-    }
-
-    #[cold]
-    fn error(&self, at: usize, what: &'static str) -> Error {
-        Error::malformed(self.input, at, what)
     }
 }
 
@@ -411,18 +461,26 @@ pub fn validate(input: &[u8]) -> Result<(), Error> {
 /// Decodes escapes on the fly, so comparing costs no allocation. Surrogate pairs become one
 /// character, as RFC 8259 section 7 says. `want` never holds a backslash (it is a field, op,
 /// format or tool name).
+#[inline]
 pub(crate) fn string_eq(literal: &[u8], want: &str) -> bool {
     let inner = literal
         .get(1..literal.len().saturating_sub(1))
         .unwrap_or(b"");
     let want = want.as_bytes();
     // Every escape is longer than what it decodes to. So a literal no longer than `want` is
-    // equal exactly when its bytes are, and only a longer one, which must hold escapes, needs
-    // decoding.
+    // equal exactly when its bytes are (an inline compare against a constant), and only a
+    // longer one, which must hold escapes, needs decoding.
     debug_assert!(!want.contains(&b'\\'));
     if inner.len() <= want.len() {
-        return inner == want;
+        inner == want
+    } else {
+        escaped_eq(inner, want)
     }
+}
+
+/// `string_eq` for a literal with escapes: decode and compare as we go.
+#[cold]
+fn escaped_eq(inner: &[u8], want: &[u8]) -> bool {
     let (mut i, mut j) = (0, 0);
     while i < inner.len() {
         if inner[i] != b'\\' {

@@ -89,6 +89,7 @@ impl Shape {
     };
 
     /// `None` when `strict` is asked of a format without a strict mode.
+    #[inline]
     pub const fn new(format: Format, strict: bool) -> Option<Shape> {
         if strict && !format.has_strict() {
             None

@@ -18,12 +18,14 @@ use std::io::{self, Write};
 ///
 /// # Panics
 /// When `tool` is not an index of [`TOOLS`].
+#[inline]
 pub fn declaration(tool: usize, shape: Shape) -> &'static [u8] {
     let (start, end) = SPANS[slot(shape, tool)];
     &RENDERED[start..end - 1]
 }
 
 /// A whole `tool_schema` response: the declaration and its newline, in one write.
+#[inline]
 pub fn write_tool(out: &mut impl Write, tool: usize, shape: Shape) -> io::Result<()> {
     let (start, end) = SPANS[slot(shape, tool)];
     out.write_all(&RENDERED[start..end])
@@ -31,6 +33,7 @@ pub fn write_tool(out: &mut impl Write, tool: usize, shape: Shape) -> io::Result
 
 /// A whole `tool_list` response: every declaration in catalog order, as one JSON array on one
 /// line.
+#[inline]
 pub fn write_list(out: &mut impl Write, shape: Shape) -> io::Result<()> {
     out.write_all(b"[")?;
     for tool in 0..TOOLS.len() {
@@ -44,6 +47,7 @@ pub fn write_list(out: &mut impl Write, shape: Shape) -> io::Result<()> {
 
 /// Where a declaration sits in [`SPANS`]: by format, then strict, then tool. Slots for strict
 /// in a format without it stay empty; a [`Shape`] never names them.
+#[inline]
 const fn slot(shape: Shape, tool: usize) -> usize {
     ((shape.format() as usize) * 2 + shape.strict() as usize) * TOOLS.len() + tool
 }
