@@ -117,14 +117,15 @@ impl<'a> Tokenizer<'a> {
     /// [`Tokenizer::next`] for this crate's hot path: a failure is only recorded.
     #[inline]
     pub(crate) fn step(&mut self) -> Result<Option<Token<'a>>, Stop> {
+        // Before anything is read, not even whitespace: the size.
+        if self.expect == Expect::Document && self.input.len() > MAX_INPUT {
+            return Err(self.stop(Fault::TooLarge));
+        }
         loop {
             let at = self.skip_whitespace();
             let byte = self.input.get(at).copied();
             match self.expect {
                 Expect::Document => {
-                    if self.input.len() > MAX_INPUT {
-                        return Err(self.stop(Fault::TooLarge));
-                    }
                     if self.input.starts_with(b"\xEF\xBB\xBF") {
                         return Err(self.fail(
                             at,
