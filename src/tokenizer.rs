@@ -305,7 +305,17 @@ impl<'a> Tokenizer<'a> {
         let input = self.input;
         let mut i = at + 1;
         loop {
-            // Most of a string is plain ASCII: skip it a byte per table look-up.
+            // Most of a string is plain ASCII: skip it eight bytes at a time, then a byte per
+            // table look-up up to whatever needs a closer look.
+            while let Some(word) = input
+                .get(i..i + 8)
+                .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            {
+                if needs_a_closer_look(u64::from_le_bytes(word)) {
+                    break;
+                }
+                i += 8;
+            }
             while let Some(&byte) = input.get(i) {
                 if !PLAIN[usize::from(byte)] {
                     break;
@@ -441,8 +451,8 @@ impl<'a> Tokenizer<'a> {
     }
 }
 
-/// The bytes that stand for themselves inside a string: printable ASCII but `"` and `\`.
-static PLAIN: [bool; 256] = {
+/// The bytes that stand for themselves inside a string: printable ASCII but `"` and `\\`.
+const PLAIN_TABLE: [bool; 256] = {
     let mut plain = [false; 256];
     let mut byte = 0x20;
     while byte < 0x80 {
@@ -450,6 +460,38 @@ static PLAIN: [bool; 256] = {
         byte += 1;
     }
     plain
+};
+static PLAIN: [bool; 256] = PLAIN_TABLE;
+
+/// Whether any of eight string bytes is not [`PLAIN`]: a control character, a byte of 0x80 or
+/// more, `"` or `\\`. The classic bit tricks (has-zero, has-less-than) give no false negatives;
+/// a false positive only sends the scan to the byte loop.
+#[inline]
+const fn needs_a_closer_look(word: u64) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES * 0x80;
+    const fn has_zero(x: u64) -> u64 {
+        x.wrapping_sub(ONES) & !x & HIGH
+    }
+    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+    let quote = has_zero(word ^ (ONES * b'"' as u64));
+    let backslash = has_zero(word ^ (ONES * b'\\' as u64));
+    (below_space | word & HIGH | quote | backslash) != 0
+}
+
+// The word test agrees with the byte table on every byte value, alone and among plain bytes.
+const _: () = {
+    let mut byte = 0;
+    while byte < 256 {
+        let mut lane = 0;
+        while lane < 8 {
+            let mut word = [b'a'; 8];
+            word[lane] = byte as u8;
+            assert!(needs_a_closer_look(u64::from_le_bytes(word)) != PLAIN_TABLE[byte]);
+            lane += 1;
+        }
+        byte += 1;
+    }
 };
 
 /// Whether the input is one RFC 8259 JSON document within the limits.
@@ -469,11 +511,13 @@ pub(crate) fn string_eq(literal: &[u8], want: &str) -> bool {
         .unwrap_or(b"");
     let want = want.as_bytes();
     // Every escape is longer than what it decodes to. So a literal no longer than `want` is
-    // equal exactly when its bytes are (an inline compare against a constant), and only a
-    // longer one, which must hold escapes, needs decoding.
+    // equal exactly when its bytes are (an inline compare against a constant), a longer one
+    // without a backslash never is, and only a longer one with escapes needs decoding.
     debug_assert!(!want.contains(&b'\\'));
     if inner.len() <= want.len() {
         inner == want
+    } else if !inner.contains(&b'\\') {
+        false
     } else {
         escaped_eq(inner, want)
     }
