@@ -32,7 +32,8 @@ pub enum Op {
 /// The ops there are, for error messages.
 pub(crate) const OPS: &str = "tool_schema, tool_list";
 
-/// The fields a request may have, with the JSON type each takes.
+/// The fields a request may have, with the JSON type each takes (`Kind::True` standing for
+/// either boolean).
 const FIELDS: [(&str, Kind); 4] = [
     ("op", Kind::String),
     ("tool", Kind::String),

@@ -96,7 +96,7 @@ impl<'a> Tokenizer<'a> {
             expect: Expect::Document,
             depth: 0,
             objects: 0,
-            fault: Fault::TooLarge,
+            fault: Fault::TooLarge, // a placeholder: read only after a step returned `Stop`
         }
     }
 
