@@ -40,7 +40,9 @@ pub struct Token<'a> {
 /// What the tokenizer expects next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Expect {
-    /// The document's one value (and the size check, before anything is read).
+    /// Nothing: the input is over the size limit, which is known before anything is read.
+    Oversized,
+    /// The document's one value.
     Document,
     /// A value: after `:` or after `,` in an array.
     Value,
@@ -90,10 +92,16 @@ const _: () = assert!(MAX_DEPTH == u64::BITS as usize);
 impl<'a> Tokenizer<'a> {
     #[inline]
     pub fn new(input: &'a [u8]) -> Tokenizer<'a> {
+        // Over the limit, nothing is read, not even whitespace: the position starts at the end.
+        let oversized = input.len() > MAX_INPUT;
         Tokenizer {
             input,
-            pos: 0,
-            expect: Expect::Document,
+            pos: if oversized { input.len() } else { 0 },
+            expect: if oversized {
+                Expect::Oversized
+            } else {
+                Expect::Document
+            },
             depth: 0,
             objects: 0,
             fault: Fault::TooLarge, // a placeholder: read only after a step returned `Stop`
@@ -117,14 +125,11 @@ impl<'a> Tokenizer<'a> {
     /// [`Tokenizer::next`] for this crate's hot path: a failure is only recorded.
     #[inline]
     pub(crate) fn step(&mut self) -> Result<Option<Token<'a>>, Stop> {
-        // Before anything is read, not even whitespace: the size.
-        if self.expect == Expect::Document && self.input.len() > MAX_INPUT {
-            return Err(self.stop(Fault::TooLarge));
-        }
         loop {
             let at = self.skip_whitespace();
             let byte = self.input.get(at).copied();
             match self.expect {
+                Expect::Oversized => return Err(self.stop(Fault::TooLarge)),
                 Expect::Document => {
                     if self.input.starts_with(b"\xEF\xBB\xBF") {
                         return Err(self.fail(
@@ -220,6 +225,7 @@ impl<'a> Tokenizer<'a> {
         self.stop(Fault::Malformed { at, what })
     }
 
+    #[inline(always)]
     fn value(
         &mut self,
         at: usize,
