@@ -123,7 +123,7 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// [`Tokenizer::next`] for this crate's hot path: a failure is only recorded.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn step(&mut self) -> Result<Option<Token<'a>>, Stop> {
         loop {
             let at = self.skip_whitespace();
@@ -185,7 +185,7 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// The next token, where the grammar says one must come (inside a container, or first).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn expect_token(&mut self) -> Result<Token<'a>, Stop> {
         match self.step()? {
             Some(token) => Ok(token),
