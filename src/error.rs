@@ -1,8 +1,8 @@
 //! The one error type: a stable code for machines, a one-line message for people.
 //!
 //! Every variant carries what its message needs, copied out of the input, so an `Error` owns
-//! nothing on the heap and outlives the request it describes. Constructors are `#[cold]`: line and
-//! column are counted only when something has already gone wrong.
+//! nothing on the heap and outlives the request it describes. Errors are built through `#[cold]`
+//! functions, off the hot path: line and column are counted only once something has gone wrong.
 
 use std::fmt;
 
@@ -109,112 +109,95 @@ impl Error {
             .iter()
             .rposition(|&b| b == b'\n')
             .map_or(0, |i| i + 1);
-        let kind = Kind::Malformed {
-            what,
-            found: input.get(at).copied(),
-            line,
-            column: at - line_start + 1,
-        };
+        let column = at - line_start + 1;
+        let found = input.get(at).copied();
+        Error::at(
+            at,
+            Kind::Malformed {
+                what,
+                found,
+                line,
+                column,
+            },
+        )
+    }
+
+    /// Every constructor below comes through here, off the hot path.
+    #[cold]
+    fn at(at: usize, kind: Kind) -> Error {
         Error { kind, at: Some(at) }
     }
 
-    #[cold]
     pub(crate) fn too_deep(at: usize) -> Error {
-        Error {
-            kind: Kind::TooDeep,
-            at: Some(at),
-        }
+        Error::at(at, Kind::TooDeep)
     }
 
-    #[cold]
     pub(crate) fn too_large() -> Error {
-        Error {
-            kind: Kind::TooLarge,
-            at: Some(MAX_INPUT),
-        }
+        Error::at(MAX_INPUT, Kind::TooLarge)
     }
 
-    #[cold]
     pub(crate) fn not_an_object(at: usize, found: &'static str) -> Error {
-        Error {
-            kind: Kind::NotAnObject { found },
-            at: Some(at),
-        }
+        Error::at(at, Kind::NotAnObject { found })
     }
 
-    #[cold]
     pub(crate) fn duplicate_field(at: usize, field: &'static str) -> Error {
-        Error {
-            kind: Kind::DuplicateField { field },
-            at: Some(at),
-        }
+        Error::at(at, Kind::DuplicateField { field })
     }
 
-    #[cold]
     pub(crate) fn unknown_field(at: usize, literal: &[u8], expected: &'static str) -> Error {
         let name = Snippet::of(literal);
-        Error {
-            kind: Kind::UnknownField { name, expected },
-            at: Some(at),
-        }
+        Error::at(at, Kind::UnknownField { name, expected })
     }
 
-    #[cold]
     pub(crate) fn missing_field(at: usize, field: &'static str) -> Error {
-        Error {
-            kind: Kind::MissingField { field },
-            at: Some(at),
-        }
+        Error::at(at, Kind::MissingField { field })
     }
 
-    #[cold]
     pub(crate) fn wrong_type(
         at: usize,
         field: &'static str,
         expected: &'static str,
         found: &'static str,
     ) -> Error {
-        let kind = Kind::WrongType {
-            field,
-            expected,
-            found,
-        };
-        Error { kind, at: Some(at) }
+        Error::at(
+            at,
+            Kind::WrongType {
+                field,
+                expected,
+                found,
+            },
+        )
     }
 
-    #[cold]
     pub(crate) fn unknown_op(at: usize, literal: &[u8]) -> Error {
-        let value = Snippet::of(literal);
-        Error {
-            kind: Kind::UnknownOp { value },
-            at: Some(at),
-        }
+        Error::at(
+            at,
+            Kind::UnknownOp {
+                value: Snippet::of(literal),
+            },
+        )
     }
 
-    #[cold]
     pub(crate) fn unknown_tool(at: usize, literal: &[u8]) -> Error {
-        let value = Snippet::of(literal);
-        Error {
-            kind: Kind::UnknownTool { value },
-            at: Some(at),
-        }
+        Error::at(
+            at,
+            Kind::UnknownTool {
+                value: Snippet::of(literal),
+            },
+        )
     }
 
-    #[cold]
     pub(crate) fn unknown_format(at: usize, literal: &[u8]) -> Error {
-        let value = Snippet::of(literal);
-        Error {
-            kind: Kind::UnknownFormat { value },
-            at: Some(at),
-        }
+        Error::at(
+            at,
+            Kind::UnknownFormat {
+                value: Snippet::of(literal),
+            },
+        )
     }
 
-    #[cold]
     pub(crate) fn unsupported(at: usize, format: &'static str) -> Error {
-        Error {
-            kind: Kind::Unsupported { format },
-            at: Some(at),
-        }
+        Error::at(at, Kind::Unsupported { format })
     }
 
     /// A failed read or write. `action` says which, e.g. `"cannot write standard output"`.

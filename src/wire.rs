@@ -132,20 +132,8 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
         // "function":{"name","description","parameters","strict"}}. `strict` is written only
         // when true, so a plain request keeps its bytes.
         Format::OpenAi => {
-            out.raw(b"{\"function\":{\"description\":");
-            out.string(tool.description);
-            out.raw(b",\"name\":");
-            out.string(tool.name);
-            out.raw(b",\"parameters\":");
-            parameters(
-                out,
-                tool,
-                if strict {
-                    Schema::AllRequired
-                } else {
-                    Schema::Plain
-                },
-            );
+            out.raw(b"{\"function\":{");
+            description_name_parameters(out, tool, openai_schema(strict));
             if strict {
                 out.raw(b",\"strict\":true");
             }
@@ -156,20 +144,8 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
         // guide says a Responses request that omits `strict` is normalised into strict mode,
         // while Chat Completions stays non-strict: the default differs, so it is always written.
         Format::OpenAiResponses => {
-            out.raw(b"{\"description\":");
-            out.string(tool.description);
-            out.raw(b",\"name\":");
-            out.string(tool.name);
-            out.raw(b",\"parameters\":");
-            parameters(
-                out,
-                tool,
-                if strict {
-                    Schema::AllRequired
-                } else {
-                    Schema::Plain
-                },
-            );
+            out.raw(b"{");
+            description_name_parameters(out, tool, openai_schema(strict));
             out.raw(b",\"strict\":");
             out.boolean(strict);
             out.raw(b",\"type\":\"function\"}");
@@ -201,12 +177,8 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
         // ai.google.dev/api/caching#FunctionDeclaration: name, description, parameters. Names
         // must start with a letter or underscore (checked in the catalog).
         Format::Gemini => {
-            out.raw(b"{\"description\":");
-            out.string(tool.description);
-            out.raw(b",\"name\":");
-            out.string(tool.name);
-            out.raw(b",\"parameters\":");
-            parameters(out, tool, Schema::Plain);
+            out.raw(b"{");
+            description_name_parameters(out, tool, Schema::Plain);
             out.raw(b"}");
         }
         // modelcontextprotocol.io/specification (schema.ts, `Tool` and `ToolAnnotations`):
@@ -230,6 +202,30 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
             out.string(tool.name);
             out.raw(b"}");
         }
+    }
+}
+
+/// `"description":D,"name":N,"parameters":P`, the run of keys that OpenAI's two shapes and
+/// Gemini's share.
+const fn description_name_parameters<const N: usize>(
+    out: &mut Buf<N>,
+    tool: &Tool,
+    schema: Schema,
+) {
+    out.raw(b"\"description\":");
+    out.string(tool.description);
+    out.raw(b",\"name\":");
+    out.string(tool.name);
+    out.raw(b",\"parameters\":");
+    parameters(out, tool, schema);
+}
+
+/// OpenAI's schema rules: its strict mode requires every property.
+const fn openai_schema(strict: bool) -> Schema {
+    if strict {
+        Schema::AllRequired
+    } else {
+        Schema::Plain
     }
 }
 

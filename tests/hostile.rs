@@ -5,7 +5,7 @@ mod common;
 
 use common::{failure_code, run};
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 use tool_schema::MAX_INPUT;
 
@@ -24,12 +24,7 @@ fn assert_fails(input: &[u8], code: &str) {
 #[test]
 fn a_hundred_megabytes_is_too_large_and_read_only_to_the_limit() {
     let started = Instant::now();
-    let mut child = Command::new(BIN)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = common::spawn(&[]);
     let mut stdin = child.stdin.take().unwrap();
     let feeder = std::thread::spawn(move || {
         let chunk = vec![b'['; 1 << 16];
@@ -159,13 +154,7 @@ fn a_directory_or_a_closed_stdin() {
 #[test]
 fn a_stdout_whose_reader_has_gone_is_exit_1_without_panic() {
     for args in [&[][..], &["--stream"]] {
-        let mut child = Command::new(BIN)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = common::spawn(args);
         drop(child.stdout.take());
         let mut stdin = child.stdin.take().unwrap();
         let _ = stdin.write_all(br#"{"op":"tool_list"}"#);

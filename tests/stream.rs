@@ -3,7 +3,6 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 use tool_schema::{respond, serve, MAX_INPUT};
@@ -167,13 +166,7 @@ fn answers_are_flushed_before_every_read_and_lines_may_split_anywhere() {
 
 #[test]
 fn the_cli_answers_each_request_before_the_next_is_sent() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-schema"))
-        .arg("--stream")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = common::spawn(&["--stream"]);
     let mut stdin = child.stdin.take().unwrap();
     let (lines, received) = mpsc::channel();
     let stdout = child.stdout.take().unwrap();
@@ -219,13 +212,7 @@ fn the_cli_streams_a_batch_with_bad_lines_mid_stream() {
 
 #[test]
 fn a_closed_stdout_ends_the_stream_with_exit_1() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-schema"))
-        .arg("--stream")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = common::spawn(&["--stream"]);
     drop(child.stdout.take()); // nobody reads the answers
     let mut stdin = child.stdin.take().unwrap();
     // The first flush after the reader is gone fails with a broken pipe.

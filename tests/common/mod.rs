@@ -2,18 +2,23 @@
 #![allow(dead_code)] // each test file uses part of this
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
-/// Runs `tool-schema ARGS` with `input` on standard input. Writing happens on its own thread,
-/// and a broken pipe is expected: the program stops reading at its size limit.
-pub fn run(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-schema"))
+/// Starts `tool-schema ARGS` with all three standard streams piped to the test.
+pub fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_tool-schema"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the binary starts");
+        .expect("the binary starts")
+}
+
+/// Runs `tool-schema ARGS` with `input` on standard input. Writing happens on its own thread,
+/// and a broken pipe is expected: the program stops reading at its size limit.
+pub fn run(args: &[&str], input: &[u8]) -> Output {
+    let mut child = spawn(args);
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_vec();
     let writer = std::thread::spawn(move || {
