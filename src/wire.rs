@@ -82,12 +82,6 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// The default: OpenAI Chat Completions, not strict.
-    pub const DEFAULT: Shape = Shape {
-        format: Format::OpenAi,
-        strict: false,
-    };
-
     /// `None` when `strict` is asked of a format without a strict mode.
     #[inline]
     pub const fn new(format: Format, strict: bool) -> Option<Shape> {
