@@ -298,11 +298,7 @@ impl<'a> Tokenizer<'a> {
 
     #[inline]
     fn skip_whitespace(&self) -> usize {
-        let mut at = self.pos;
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.input.get(at) {
-            at += 1;
-        }
-        at
+        skip_whitespace(self.input, self.pos)
     }
 
     /// The offset just past the closing quote of the string literal that opens at `at`.
@@ -311,23 +307,7 @@ impl<'a> Tokenizer<'a> {
         let input = self.input;
         let mut i = at + 1;
         loop {
-            // Most of a string is plain ASCII: skip it eight bytes at a time, then a byte per
-            // table look-up up to whatever needs a closer look.
-            while let Some(word) = input
-                .get(i..i + 8)
-                .and_then(|w| <[u8; 8]>::try_from(w).ok())
-            {
-                if needs_a_closer_look(u64::from_le_bytes(word)) {
-                    break;
-                }
-                i += 8;
-            }
-            while let Some(&byte) = input.get(i) {
-                if !PLAIN[usize::from(byte)] {
-                    break;
-                }
-                i += 1;
-            }
+            i = plain_run_end(input, i);
             match input.get(i) {
                 None => return Err(self.fail(i, "expected '\"' to close the string")),
                 Some(b'"') => return Ok(i + 1),
@@ -458,7 +438,7 @@ impl<'a> Tokenizer<'a> {
 }
 
 /// The bytes that stand for themselves inside a string: printable ASCII but `"` and `\\`.
-const PLAIN_TABLE: [bool; 256] = {
+const PLAIN: [bool; 256] = {
     let mut plain = [false; 256];
     let mut byte = 0x20;
     while byte < 0x80 {
@@ -467,13 +447,45 @@ const PLAIN_TABLE: [bool; 256] = {
     }
     plain
 };
-static PLAIN: [bool; 256] = PLAIN_TABLE;
 
-/// Whether any of eight string bytes is not [`PLAIN`]: a control character, a byte of 0x80 or
-/// more, `"` or `\\`. The classic bit tricks (has-zero, has-less-than) give no false negatives;
-/// a false positive only sends the scan to the byte loop.
-#[inline]
-const fn needs_a_closer_look(word: u64) -> bool {
+/// The offset of the first byte from `i` on that is not [`PLAIN`], or the input's length.
+///
+/// Most of a string is plain ASCII, so it is read eight bytes at a time while eight remain, and
+/// the last few a byte at a time.
+#[inline(always)]
+fn plain_run_end(input: &[u8], mut i: usize) -> usize {
+    while let Some(word) = input.get(i..i + 8) {
+        let word = <[u8; 8]>::try_from(word).unwrap_or([0; 8]);
+        let flags = not_plain(u64::from_le_bytes(word));
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&byte) = input.get(i) {
+        if !PLAIN[usize::from(byte)] {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The offset of the first byte from `at` on that is not JSON whitespace, or the input's length.
+#[inline(always)]
+pub(crate) fn skip_whitespace(input: &[u8], mut at: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = input.get(at) {
+        at += 1;
+    }
+    at
+}
+
+/// The high bit of each of eight string bytes (little-endian) that is not [`PLAIN`]: a control
+/// character, a byte of 0x80 or more, `"` or `\\`, with the classic has-zero and has-less-than
+/// tricks. Their borrows can flag a lane above a flagged one, never below: the lowest flag is
+/// always the first byte that is not plain, which is all [`plain_run_end`] reads.
+#[inline(always)]
+const fn not_plain(word: u64) -> u64 {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGH: u64 = ONES * 0x80;
     const fn has_zero(x: u64) -> u64 {
@@ -482,10 +494,11 @@ const fn needs_a_closer_look(word: u64) -> bool {
     let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
     let quote = has_zero(word ^ (ONES * b'"' as u64));
     let backslash = has_zero(word ^ (ONES * b'\\' as u64));
-    (below_space | word & HIGH | quote | backslash) != 0
+    below_space | word & HIGH | quote | backslash
 }
 
-// The word test agrees with the byte table on every byte value, alone and among plain bytes.
+// The word test agrees with the byte table on every byte value, in every lane, with plain bytes
+// around it. (`tests::lowest_flag_is_exact` checks every pair of neighbouring bytes.)
 const _: () = {
     let mut byte = 0;
     while byte < 256 {
@@ -493,7 +506,8 @@ const _: () = {
         while lane < 8 {
             let mut word = [b'a'; 8];
             word[lane] = byte as u8;
-            assert!(needs_a_closer_look(u64::from_le_bytes(word)) != PLAIN_TABLE[byte]);
+            let want = if PLAIN[byte] { 0 } else { 0x80 << (8 * lane) };
+            assert!(not_plain(u64::from_le_bytes(word)) == want);
             lane += 1;
         }
         byte += 1;
@@ -583,4 +597,40 @@ fn decode_escape(escape: &[u8]) -> (char, usize) {
         other => other as char,
     };
     (c, 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A borrow only crosses into the next lane, so every pair of neighbouring bytes, in every
+    /// position, shows that the lowest flag is the first byte that is not plain.
+    #[test]
+    fn lowest_flag_is_exact() {
+        for first in 0..=255u8 {
+            for second in 0..=255u8 {
+                for lane in 0..7 {
+                    let mut word = [b'a'; 8];
+                    word[lane] = first;
+                    word[lane + 1] = second;
+                    let want = word.iter().position(|&b| !PLAIN[usize::from(b)]);
+                    let flags = not_plain(u64::from_le_bytes(word));
+                    let got = (flags != 0).then(|| flags.trailing_zeros() as usize / 8);
+                    assert_eq!(got, want, "{word:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn plain_run_end_reads_the_tail() {
+        let input = b"abcdefghij\"klmnopqrstu";
+        for start in 0..input.len() {
+            let want = (start..input.len())
+                .find(|&i| !PLAIN[usize::from(input[i])])
+                .unwrap_or(input.len());
+            assert_eq!(plain_run_end(input, start), want);
+            assert_eq!(plain_run_end(&input[..start], start), start);
+        }
+    }
 }
