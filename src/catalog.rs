@@ -141,6 +141,17 @@ pub static TOOLS: [Tool; 3] = [
     },
 ];
 
+/// Every tool's name, in catalog order.
+pub(crate) const NAMES: [&str; TOOLS.len()] = {
+    let mut names = [""; TOOLS.len()];
+    let mut i = 0;
+    while i < TOOLS.len() {
+        names[i] = TOOLS[i].name;
+        i += 1;
+    }
+    names
+};
+
 /// The index in [`TOOLS`] of the tool with this name, if the request's literal decodes to one.
 #[inline]
 pub(crate) fn find(literal: &[u8]) -> Option<usize> {

@@ -11,7 +11,8 @@
 
 use crate::catalog;
 use crate::error::Error;
-use crate::tokenizer::{string_eq, Kind, Stop, Token, Tokenizer};
+use crate::error::MAX_INPUT;
+use crate::tokenizer::{skip_whitespace, string_eq, Kind, Stop, Token, Tokenizer};
 use crate::wire::{Format, Shape};
 
 /// A request understood.
@@ -40,6 +41,15 @@ const FIELDS: [(&str, Kind); 4] = [
     ("format", Kind::String),
     ("strict", Kind::True),
 ];
+const FIELD_NAMES: [&str; FIELDS.len()] = {
+    let mut names = [""; FIELDS.len()];
+    let mut i = 0;
+    while i < FIELDS.len() {
+        names[i] = FIELDS[i].0;
+        i += 1;
+    }
+    names
+};
 const OP: usize = 0;
 const TOOL: usize = 1;
 const FORMAT: usize = 2;
@@ -50,6 +60,20 @@ const LIST_FIELD: &str = "op, format, strict";
 /// Reads one request. Allocates nothing: strings stay as borrowed literals until compared.
 #[inline]
 pub fn parse(input: &[u8]) -> Result<Request, Error> {
+    if let Some(request) = quick(input) {
+        // Every debug build (tests, fuzzing) checks the quick path against the general one.
+        debug_assert_eq!(
+            general(input),
+            Ok(request),
+            "quick path disagrees on {input:?}"
+        );
+        return Ok(request);
+    }
+    general(input)
+}
+
+/// The general reader: any document, every error, through the tokenizer.
+fn general(input: &[u8]) -> Result<Request, Error> {
     let mut tokens = Tokenizer::new(input);
     let meaning = read(&mut tokens);
     match meaning {
@@ -59,6 +83,101 @@ pub fn parse(input: &[u8]) -> Result<Request, Error> {
             Err(Stop) => Err(tokens.error()),
         },
     }
+}
+
+/// The request as harnesses send it, read straight through: one flat object of known fields,
+/// each at most once, whose values are spelled exactly as the vocabulary spells them (no
+/// escapes) or are booleans, with whitespace wherever JSON allows it. Anything else, every error
+/// included, is `None` and goes to [`general`], which gives the same answer for everything this
+/// accepts (checked on every input by debug builds: the tests and the fuzz targets).
+///
+/// Why a second reader: the general one pays for a tokenizer state dispatch per token, a scan
+/// for each string's end and a decoding comparison per name, which is most of an ordinary
+/// request's cost. The vocabulary is closed and every word in it is plain ASCII, so a string
+/// literal that starts with `"`, then a word, then `"` is that word, and needs no scan.
+#[inline]
+fn quick(input: &[u8]) -> Option<Request> {
+    if input.len() > MAX_INPUT {
+        return None;
+    }
+    let (mut list, mut tool, mut format, mut strict) = (None, None, None, None);
+    let mut at = skip_whitespace(input, 0);
+    if input.get(at) != Some(&b'{') {
+        return None;
+    }
+    loop {
+        at = skip_whitespace(input, at + 1);
+        let (field, len) = spelled(input, at, &FIELD_NAMES)?;
+        at = skip_whitespace(input, at + len);
+        if input.get(at) != Some(&b':') {
+            return None;
+        }
+        at = skip_whitespace(input, at + 1);
+        let len = match field {
+            OP if list.is_none() => {
+                let (op, len) = spelled(input, at, &["tool_schema", "tool_list"])?;
+                list = Some(op == 1);
+                len
+            }
+            TOOL if tool.is_none() => {
+                let (index, len) = spelled(input, at, &catalog::NAMES)?;
+                tool = Some(index);
+                len
+            }
+            FORMAT if format.is_none() => {
+                let (index, len) = spelled(input, at, &Format::NAMES)?;
+                format = Some(Format::ALL[index]);
+                len
+            }
+            STRICT if strict.is_none() => match input.get(at..) {
+                Some([b't', b'r', b'u', b'e', ..]) => {
+                    strict = Some(true);
+                    4
+                }
+                Some([b'f', b'a', b'l', b's', b'e', ..]) => {
+                    strict = Some(false);
+                    5
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        at = skip_whitespace(input, at + len);
+        match input.get(at) {
+            Some(b',') => {}
+            Some(b'}') => break,
+            _ => return None,
+        }
+    }
+    if skip_whitespace(input, at + 1) != input.len() {
+        return None;
+    }
+    let op = match (list?, tool) {
+        (false, Some(tool)) => Op::ToolSchema { tool },
+        (true, None) => Op::ToolList,
+        _ => return None,
+    };
+    let shape = Shape::new(format.unwrap_or(Format::OpenAi), strict.unwrap_or(false))?;
+    Some(Request { op, shape })
+}
+
+/// Which of `words` the string literal at `at` spells exactly, and the literal's length. Only
+/// for words of plain ASCII, which stand for themselves in a literal.
+#[inline(always)]
+fn spelled<const N: usize>(input: &[u8], at: usize, words: &[&str; N]) -> Option<(usize, usize)> {
+    let literal = input.get(at..)?;
+    if literal.first() != Some(&b'"') {
+        return None;
+    }
+    let mut index = 0;
+    while index < N {
+        let word = words[index].as_bytes();
+        if literal.get(1..=word.len()) == Some(word) && literal.get(word.len() + 1) == Some(&b'"') {
+            return Some((index, word.len() + 2));
+        }
+        index += 1;
+    }
+    None
 }
 
 /// The next token, where one must come, or the tokenizer's error.
@@ -106,7 +225,13 @@ fn read(tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
         members[field] = Some((key, value));
     };
 
-    let (_, op) = members[OP].ok_or_else(|| Error::missing_field(close.at, "op"))?;
+    understand(&members, close.at)
+}
+
+/// What the members of a well-formed request object ask for; `close` is the offset of its `}`.
+#[inline]
+fn understand(members: &[Member<'_>; FIELDS.len()], close: usize) -> Result<Request, Error> {
+    let (_, op) = members[OP].ok_or_else(|| Error::missing_field(close, "op"))?;
     let list = if string_eq(op.raw, "tool_schema") {
         false
     } else if string_eq(op.raw, "tool_list") {
@@ -118,7 +243,7 @@ fn read(tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
         (true, Some((key, _))) => return Err(Error::unknown_field(key.at, key.raw, LIST_FIELD)),
         (true, None) => None,
         (false, Some((_, value))) => Some(value),
-        (false, None) => return Err(Error::missing_field(close.at, "tool")),
+        (false, None) => return Err(Error::missing_field(close, "tool")),
     };
     let format = match members[FORMAT] {
         None => Format::OpenAi,
@@ -129,7 +254,7 @@ fn read(tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
     };
     let strict = members[STRICT].is_some_and(|(_, value)| value.kind == Kind::True);
     let shape = Shape::new(format, strict).ok_or_else(|| {
-        let at = members[STRICT].map_or(close.at, |(key, _)| key.at);
+        let at = members[STRICT].map_or(close, |(key, _)| key.at);
         Error::unsupported(at, format.name())
     })?;
     let op = match tool {

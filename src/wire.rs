@@ -33,6 +33,17 @@ impl Format {
         Format::Mcp,
     ];
 
+    /// Every format's name, in the order of [`Format::ALL`].
+    pub const NAMES: [&'static str; Format::ALL.len()] = {
+        let mut names = [""; Format::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Format::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
+
     /// The name a request gives it.
     pub const fn name(self) -> &'static str {
         match self {

@@ -90,6 +90,100 @@ fn every_sequence_of_up_to_four_pieces_agrees_with_the_reference() {
     }
 }
 
+/// The requests harnesses send, in every field order and with whitespace, and every near miss:
+/// each cut short, each with one byte replaced by a byte that matters to JSON or to names,
+/// deleted, or doubled. These are the inputs that the request reader's quick path takes or
+/// just misses (debug builds also check each one it takes against the general reader).
+#[test]
+fn the_usual_requests_and_their_near_misses_agree_with_the_reference() {
+    let goldens = goldens();
+    let mut requests = Vec::new();
+    for tool in [
+        "\"read_file\"",
+        "\"patch_file\"",
+        "\"write_file\"",
+        "\"rm\"",
+        "7",
+    ] {
+        for format in [
+            None,
+            Some("\"openai\""),
+            Some("\"gemini\""),
+            Some("\"openai_responses\""),
+        ] {
+            for strict in [None, Some("true"), Some("false")] {
+                let mut fields = vec![("op", "\"tool_schema\""), ("tool", tool)];
+                fields.extend(format.map(|f| ("format", f)));
+                fields.extend(strict.map(|s| ("strict", s)));
+                requests.push(object(&fields, ""));
+                fields.reverse();
+                requests.push(object(&fields, " \n"));
+                fields[0].0 = "op";
+                requests.push(object(&fields, ""));
+            }
+        }
+    }
+    requests.push(object(&[("op", "\"tool_list\"")], "\t"));
+    requests.push(object(
+        &[("format", "\"mcp\""), ("op", "\"tool_list\"")],
+        "",
+    ));
+    requests.push(object(
+        &[("op", "\"tool_list\""), ("strict", "true")],
+        "\r\n",
+    ));
+
+    const BYTES: &[u8] = b"\"\\ \n{}[],:x_0-e\x00\x7f\x80\xff";
+    let mut out = Vec::with_capacity(tool_schema::MAX_OUTPUT);
+    let mut check = |input: &[u8]| {
+        out.clear();
+        let ours = respond(input, &mut out)
+            .map(|()| out.as_slice())
+            .map_err(|err| err.code());
+        let want = reference(input, &goldens);
+        let want = want.as_deref().map_err(|code| *code);
+        assert_eq!(ours, want, "{:?}", String::from_utf8_lossy(input));
+        want.is_ok()
+    };
+    let (mut cases, mut accepted) = (0, 0);
+    for request in &requests {
+        for at in 0..=request.len() {
+            let mut variants = vec![request[..at].to_vec()];
+            if at < request.len() {
+                for &byte in BYTES {
+                    let mut changed = request.clone();
+                    changed[at] = byte;
+                    variants.push(changed);
+                }
+                let mut deleted = request.clone();
+                deleted.remove(at);
+                variants.push(deleted);
+                let mut doubled = request.clone();
+                doubled.insert(at, request[at]);
+                variants.push(doubled);
+            }
+            for input in &variants {
+                accepted += usize::from(check(input));
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("{cases} cases, {accepted} accepted");
+    assert!(
+        accepted > requests.len(),
+        "the near misses never hit a valid request"
+    );
+}
+
+/// A JSON object of these members, with `space` around every token.
+fn object(members: &[(&str, &str)], space: &str) -> Vec<u8> {
+    let members: Vec<String> = members
+        .iter()
+        .map(|(key, value)| format!("{space}\"{key}\"{space}:{space}{value}{space}"))
+        .collect();
+    format!("{space}{{{}}}{space}", members.join(",")).into_bytes()
+}
+
 /// Every golden file, by (tool or "tool_list", format, strict).
 fn goldens() -> HashMap<(String, String, bool), Vec<u8>> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
