@@ -172,8 +172,10 @@ fn spelled<const N: usize>(input: &[u8], at: usize, words: &[&str; N]) -> Option
     let mut index = 0;
     while index < N {
         let word = words[index].as_bytes();
-        if literal.get(1..=word.len()) == Some(word) && literal.get(word.len() + 1) == Some(&b'"') {
-            return Some((index, word.len() + 2));
+        if let Some([_, inner @ .., b'"']) = literal.get(..word.len() + 2) {
+            if inner == word {
+                return Some((index, word.len() + 2));
+            }
         }
         index += 1;
     }
