@@ -134,6 +134,9 @@ fn typed(request: &[u8], out: &mut Vec<u8>) {
     out.push(b'\n');
 }
 
+/// One program: answers the request into the buffer.
+type Side = fn(&[u8], &mut Vec<u8>);
+
 /// Mean ns per call over ITERS calls.
 fn sample(call: &mut dyn FnMut()) -> f64 {
     let started = Instant::now();
@@ -146,7 +149,7 @@ fn sample(call: &mut dyn FnMut()) -> f64 {
 fn main() {
     let request = br#"{"op":"tool_schema","tool":"read_file"}"#;
     let ours = |request: &[u8], out: &mut Vec<u8>| tool_schema::respond(request, out).unwrap();
-    let sides: [(&str, fn(&[u8], &mut Vec<u8>)); 4] = [
+    let sides: [(&str, Side); 4] = [
         ("serde_json dynamic (Value, json!)", dynamic),
         ("serde_json typed request, json!", typed_request),
         ("serde_json typed (derive both)", typed),
@@ -161,7 +164,7 @@ fn main() {
     }
 
     let mut out = Vec::with_capacity(8192);
-    let mut run = |side: fn(&[u8], &mut Vec<u8>)| {
+    let mut run = |side: Side| {
         sample(&mut || {
             out.clear();
             side(black_box(request), &mut out);
