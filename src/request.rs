@@ -1,4 +1,8 @@
-//! What a request asks for, read from the tokenizer's tokens in one pass.
+//! What a request asks for.
+//!
+//! Two readers, one answer. [`quick`] reads the request as harnesses send it straight through;
+//! whatever it declines, every error included, [`general`] reads from the tokenizer's tokens in
+//! one pass. Debug builds check that the two agree on everything the quick one accepts.
 //!
 //! Meaning comes second to syntax: the first problem with what the request *means* is held while
 //! the rest of the document is still tokenized, and a syntax error anywhere wins over it. So a
@@ -73,6 +77,7 @@ pub fn parse(input: &[u8]) -> Result<Request, Error> {
 }
 
 /// The general reader: any document, every error, through the tokenizer.
+#[inline(never)]
 fn general(input: &[u8]) -> Result<Request, Error> {
     let mut tokens = Tokenizer::new(input);
     let meaning = read(&mut tokens);
@@ -95,7 +100,7 @@ fn general(input: &[u8]) -> Result<Request, Error> {
 /// for each string's end and a decoding comparison per name, which is most of an ordinary
 /// request's cost. The vocabulary is closed and every word in it is plain ASCII, so a string
 /// literal that starts with `"`, then a word, then `"` is that word, and needs no scan.
-#[inline]
+#[inline(always)]
 fn quick(input: &[u8]) -> Option<Request> {
     if input.len() > MAX_INPUT {
         return None;
