@@ -106,50 +106,45 @@ fn quick(input: &[u8]) -> Option<Request> {
         return None;
     }
     let (mut list, mut tool, mut format, mut strict) = (None, None, None, None);
-    let mut at = skip_whitespace(input, 0);
-    if input.get(at) != Some(&b'{') {
-        return None;
-    }
+    let mut at = after(input, 0, b'{')?;
     loop {
-        at = skip_whitespace(input, at + 1);
-        let (field, len) = spelled(input, at, &FIELD_NAMES)?;
-        at = skip_whitespace(input, at + len);
-        if input.get(at) != Some(&b':') {
-            return None;
-        }
-        at = skip_whitespace(input, at + 1);
-        let len = match field {
+        let (field, end) = spelled(input, at, &FIELD_NAMES)?;
+        at = after(input, end, b':')?;
+        let end = match field {
             OP if list.is_none() => {
-                let (op, len) = spelled(input, at, &["tool_schema", "tool_list"])?;
+                let (op, end) = spelled(input, at, &["tool_schema", "tool_list"])?;
                 list = Some(op == 1);
-                len
+                end
             }
             TOOL if tool.is_none() => {
-                let (index, len) = spelled(input, at, &catalog::NAMES)?;
+                let (index, end) = spelled(input, at, &catalog::NAMES)?;
                 tool = Some(index);
-                len
+                end
             }
             FORMAT if format.is_none() => {
-                let (index, len) = spelled(input, at, &Format::NAMES)?;
+                let (index, end) = spelled(input, at, &Format::NAMES)?;
                 format = Some(Format::ALL[index]);
-                len
+                end
             }
-            STRICT if strict.is_none() => match input.get(at..) {
-                Some([b't', b'r', b'u', b'e', ..]) => {
-                    strict = Some(true);
-                    4
+            STRICT if strict.is_none() => {
+                at = skip_whitespace(input, at);
+                match input.get(at..) {
+                    Some([b't', b'r', b'u', b'e', ..]) => {
+                        strict = Some(true);
+                        at + 4
+                    }
+                    Some([b'f', b'a', b'l', b's', b'e', ..]) => {
+                        strict = Some(false);
+                        at + 5
+                    }
+                    _ => return None,
                 }
-                Some([b'f', b'a', b'l', b's', b'e', ..]) => {
-                    strict = Some(false);
-                    5
-                }
-                _ => return None,
-            },
+            }
             _ => return None,
         };
-        at = skip_whitespace(input, at + len);
+        at = skip_whitespace(input, end);
         match input.get(at) {
-            Some(b',') => {}
+            Some(b',') => at += 1,
             Some(b'}') => break,
             _ => return None,
         }
@@ -166,10 +161,27 @@ fn quick(input: &[u8]) -> Option<Request> {
     Some(Request { op, shape })
 }
 
-/// Which of `words` the string literal at `at` spells exactly, and the literal's length. Only
-/// for words of plain ASCII, which stand for themselves in a literal.
+/// The offset just past `byte`, which must come at `at` or after whitespace.
 #[inline(always)]
-fn spelled<const N: usize>(input: &[u8], at: usize, words: &[&str; N]) -> Option<(usize, usize)> {
+fn after(input: &[u8], at: usize, byte: u8) -> Option<usize> {
+    if input.get(at) == Some(&byte) {
+        return Some(at + 1);
+    }
+    let at = skip_whitespace(input, at);
+    (input.get(at) == Some(&byte)).then_some(at + 1)
+}
+
+/// Which of `words` the string literal at `at` (after any whitespace) spells exactly, and the
+/// offset just past it. Only for words of plain ASCII, which stand for themselves in a literal.
+#[inline(always)]
+fn spelled<const N: usize>(
+    input: &[u8],
+    mut at: usize,
+    words: &[&str; N],
+) -> Option<(usize, usize)> {
+    if input.get(at) != Some(&b'"') {
+        at = skip_whitespace(input, at);
+    }
     let literal = input.get(at..)?;
     if literal.first() != Some(&b'"') {
         return None;
@@ -179,7 +191,7 @@ fn spelled<const N: usize>(input: &[u8], at: usize, words: &[&str; N]) -> Option
         let word = words[index].as_bytes();
         if let Some([_, inner @ .., b'"']) = literal.get(..word.len() + 2) {
             if inner == word {
-                return Some((index, word.len() + 2));
+                return Some((index, at + word.len() + 2));
             }
         }
         index += 1;
