@@ -112,7 +112,7 @@ fn quick(input: &[u8]) -> Option<Request> {
         at = after(input, end, b':')?;
         let end = match field {
             OP if list.is_none() => {
-                let (op, end) = spelled(input, at, &["tool_schema", "tool_list"])?;
+                let (op, end) = spelled(input, at, &OP_NAMES)?;
                 list = Some(op == 1);
                 end
             }
@@ -160,6 +160,31 @@ fn quick(input: &[u8]) -> Option<Request> {
     let shape = Shape::new(format.unwrap_or(Format::OpenAi), strict.unwrap_or(false))?;
     Some(Request { op, shape })
 }
+
+/// The ops' names, in the order `quick` reads them: a list is index 1.
+const OP_NAMES: [&str; 2] = ["tool_schema", "tool_list"];
+
+// Every word `spelled` looks for stands for itself in a string literal: printable ASCII, no
+// quote, no backslash.
+const _: () = {
+    const fn plain(words: &[&str]) {
+        let mut w = 0;
+        while w < words.len() {
+            let word = words[w].as_bytes();
+            let mut i = 0;
+            while i < word.len() {
+                let byte = word[i];
+                assert!(byte >= 0x20 && byte < 0x7F && byte != b'"' && byte != b'\\');
+                i += 1;
+            }
+            w += 1;
+        }
+    }
+    plain(&FIELD_NAMES);
+    plain(&OP_NAMES);
+    plain(&catalog::NAMES);
+    plain(&Format::NAMES);
+};
 
 /// The offset just past `byte`, which must come at `at` or after whitespace.
 #[inline(always)]
