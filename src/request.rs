@@ -16,7 +16,7 @@
 use crate::catalog;
 use crate::error::Error;
 use crate::error::MAX_INPUT;
-use crate::tokenizer::{skip_whitespace, string_eq, Kind, Stop, Token, Tokenizer};
+use crate::tokenizer::{skip_whitespace, string_eq, Kind, Stop, Token, Tokenizer, PLAIN};
 use crate::wire::{Format, Shape};
 
 /// A request understood.
@@ -37,23 +37,15 @@ pub enum Op {
 /// The ops there are, for error messages.
 pub(crate) const OPS: &str = "tool_schema, tool_list";
 
-/// The fields a request may have, with the JSON type each takes (`Kind::True` standing for
-/// either boolean).
-const FIELDS: [(&str, Kind); 4] = [
-    ("op", Kind::String),
-    ("tool", Kind::String),
-    ("format", Kind::String),
-    ("strict", Kind::True),
-];
-const FIELD_NAMES: [&str; FIELDS.len()] = {
-    let mut names = [""; FIELDS.len()];
-    let mut i = 0;
-    while i < FIELDS.len() {
-        names[i] = FIELDS[i].0;
-        i += 1;
-    }
-    names
-};
+/// The ops' names; an op is known by its index here.
+const OP_NAMES: [&str; 2] = ["tool_schema", "tool_list"];
+const TOOL_LIST: usize = 1;
+
+/// The fields a request may have, and the JSON type each takes (`Kind::True` standing for
+/// either boolean); a field is known by its index here.
+const FIELD_NAMES: [&str; 4] = ["op", "tool", "format", "strict"];
+const FIELD_KINDS: [Kind; FIELD_NAMES.len()] =
+    [Kind::String, Kind::String, Kind::String, Kind::True];
 const OP: usize = 0;
 const TOOL: usize = 1;
 const FORMAT: usize = 2;
@@ -113,7 +105,7 @@ fn quick(input: &[u8]) -> Option<Request> {
         let end = match field {
             OP if list.is_none() => {
                 let (op, end) = spelled(input, at, &OP_NAMES)?;
-                list = Some(op == 1);
+                list = Some(op == TOOL_LIST);
                 end
             }
             TOOL if tool.is_none() => {
@@ -161,11 +153,8 @@ fn quick(input: &[u8]) -> Option<Request> {
     Some(Request { op, shape })
 }
 
-/// The ops' names, in the order `quick` reads them: a list is index 1.
-const OP_NAMES: [&str; 2] = ["tool_schema", "tool_list"];
-
-// Every word `spelled` looks for stands for itself in a string literal: printable ASCII, no
-// quote, no backslash.
+// Every word `spelled` looks for stands for itself in a string literal: every byte is one the
+// tokenizer calls plain.
 const _: () = {
     const fn plain(words: &[&str]) {
         let mut w = 0;
@@ -173,8 +162,7 @@ const _: () = {
             let word = words[w].as_bytes();
             let mut i = 0;
             while i < word.len() {
-                let byte = word[i];
-                assert!(byte >= 0x20 && byte < 0x7F && byte != b'"' && byte != b'\\');
+                assert!(PLAIN[word[i] as usize]);
                 i += 1;
             }
             w += 1;
@@ -239,16 +227,16 @@ fn read(tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
     if open.kind != Kind::ObjectStart {
         return Err(Error::not_an_object(open.at, describe(open.kind)));
     }
-    let mut members: [Member<'_>; FIELDS.len()] = [None; FIELDS.len()];
+    let mut members: [Member<'_>; FIELD_NAMES.len()] = [None; FIELD_NAMES.len()];
     let close = loop {
         let key = next(tokens)?;
         if key.kind == Kind::ObjectEnd {
             break key;
         }
-        let Some(field) = FIELDS.iter().position(|(name, _)| string_eq(key.raw, name)) else {
+        let Some(field) = FIELD_NAMES.iter().position(|name| string_eq(key.raw, name)) else {
             return Err(Error::unknown_field(key.at, key.raw, ANY_FIELD));
         };
-        let (name, want) = FIELDS[field];
+        let (name, want) = (FIELD_NAMES[field], FIELD_KINDS[field]);
         if members[field].is_some() {
             return Err(Error::duplicate_field(key.at, name));
         }
@@ -274,15 +262,12 @@ fn read(tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
 
 /// What the members of a well-formed request object ask for; `close` is the offset of its `}`.
 #[inline]
-fn understand(members: &[Member<'_>; FIELDS.len()], close: usize) -> Result<Request, Error> {
+fn understand(members: &[Member<'_>; FIELD_NAMES.len()], close: usize) -> Result<Request, Error> {
     let (_, op) = members[OP].ok_or_else(|| Error::missing_field(close, "op"))?;
-    let list = if string_eq(op.raw, "tool_schema") {
-        false
-    } else if string_eq(op.raw, "tool_list") {
-        true
-    } else {
+    let Some(op_index) = OP_NAMES.iter().position(|name| string_eq(op.raw, name)) else {
         return Err(Error::unknown_op(op.at, op.raw));
     };
+    let list = op_index == TOOL_LIST;
     let tool = match (list, members[TOOL]) {
         (true, Some((key, _))) => return Err(Error::unknown_field(key.at, key.raw, LIST_FIELD)),
         (true, None) => None,

@@ -438,7 +438,7 @@ impl<'a> Tokenizer<'a> {
 }
 
 /// The bytes that stand for themselves inside a string: printable ASCII but `"` and `\\`.
-const PLAIN: [bool; 256] = {
+pub(crate) const PLAIN: [bool; 256] = {
     let mut plain = [false; 256];
     let mut byte = 0x20;
     while byte < 0x80 {

@@ -118,6 +118,7 @@ fn the_usual_requests_and_their_near_misses_agree_with_the_reference() {
                 requests.push(object(&fields, ""));
                 fields.reverse();
                 requests.push(object(&fields, " \n"));
+                // The first field renamed `op`: a duplicate `op`, or a boolean one.
                 fields[0].0 = "op";
                 requests.push(object(&fields, ""));
             }
