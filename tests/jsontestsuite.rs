@@ -3,8 +3,13 @@
 //! says.
 //!
 //! The suite is read from `../shared/conformance/JSONTestSuite/test_parsing`, or from the
-//! directory named by `TOOL_SCHEMA_JSONTESTSUITE`. It is never copied into this repository. A
-//! missing directory fails the test: a conformance test that skips itself proves nothing.
+//! directory named by `TOOL_SCHEMA_JSONTESTSUITE`. It is never copied into this repository.
+//!
+//! A fresh clone has no suite beside it, so these tests are `#[ignore]`d: a plain `cargo test`
+//! lists them as ignored, visibly, and passes on what the repository proves by itself (the
+//! tokenizer's RFC 8259 table and the exhaustive mini-fuzz). CI (`.ci/run`) runs them with
+//! `--include-ignored`, and there a missing directory fails the test: a conformance test that
+//! skips itself proves nothing.
 
 mod common;
 
@@ -57,6 +62,7 @@ fn verdict(bytes: &[u8]) -> &'static str {
 }
 
 #[test]
+#[ignore = "needs JSONTestSuite: set TOOL_SCHEMA_JSONTESTSUITE or run .ci/run"]
 fn y_files_are_accepted_and_n_files_rejected() {
     let mut failures = Vec::new();
     for (name, bytes) in suite() {
@@ -78,6 +84,7 @@ fn y_files_are_accepted_and_n_files_rejected() {
 }
 
 #[test]
+#[ignore = "needs JSONTestSuite: set TOOL_SCHEMA_JSONTESTSUITE or run .ci/run"]
 fn i_files_are_decided_as_the_readme_lists() {
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
@@ -104,6 +111,7 @@ fn i_files_are_decided_as_the_readme_lists() {
 /// The same verdicts through the real binary: a `y_` file may be refused as a request (it is
 /// rarely a tool_schema object) but never as JSON; an `n_` file always is.
 #[test]
+#[ignore = "needs JSONTestSuite: set TOOL_SCHEMA_JSONTESTSUITE or run .ci/run"]
 fn through_the_cli() {
     let mut failures = Vec::new();
     for (name, bytes) in suite() {

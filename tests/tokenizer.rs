@@ -110,6 +110,213 @@ const REJECT: &[(&[u8], usize)] = &[
     (b"/* */ {}", 0),
 ];
 
+/// RFC 8259's grammar, production by production: what the tables above leave out, so that a
+/// fresh clone, with no JSONTestSuite beside it, still checks every rule the grammar names.
+/// Each row is `(document, Ok(()))` or `(document, Err(offset of the first bad byte))`.
+const GRAMMAR: &[(&str, &[u8], Result<(), usize>)] = &[
+    // JSON-text = ws value ws; every value may stand alone.
+    ("text: a lone number", b" 7 ", Ok(())),
+    ("text: a lone string", b"\t\"s\"\n", Ok(())),
+    ("text: a lone literal", b"\r\nnull\r\n", Ok(())),
+    ("text: two values", b"null null", Err(5)),
+    ("text: a value after a container", b"[]0", Err(2)),
+    // ws = *( %x20 / %x09 / %x0A / %x0D ), allowed around every structural character.
+    ("ws: each byte before a value", b" \t\n\r1", Ok(())),
+    ("ws: each byte after a value", b"1 \t\n\r", Ok(())),
+    ("ws: around [ , ]", b" [ 1 , 2 ] ", Ok(())),
+    ("ws: around { : , }", b" { \"a\" : 1 , \"b\" : 2 } ", Ok(())),
+    ("ws: none at all", b"{\"a\":[1,{\"b\":null}]}", Ok(())),
+    ("ws: vertical tab is not", b"\x0B1", Err(0)),
+    ("ws: form feed inside", b"[1,\x0C2]", Err(3)),
+    ("ws: U+00A0 encoded is not", b"[\xC2\xA01]", Err(1)),
+    ("ws: U+2028 encoded is not", b"[1\xE2\x80\xA8]", Err(2)),
+    ("ws: NUL is not", b"[1\x00]", Err(2)),
+    // value = false / null / true / object / array / number / string; literals are lower case.
+    ("literal: true", b"[true]", Ok(())),
+    ("literal: false", b"[false]", Ok(())),
+    ("literal: null", b"[null]", Ok(())),
+    ("literal: upper case", b"[NULL]", Err(1)),
+    ("literal: mixed case", b"[fAlse]", Err(2)),
+    ("literal: cut short in an array", b"[nul]", Err(4)),
+    ("literal: run on", b"[truex]", Err(5)),
+    ("literal: run on at the end", b"nulll", Err(4)),
+    ("literal: undefined is none", b"[undefined]", Err(1)),
+    // object = begin-object [ member *( value-separator member ) ] end-object
+    // member = string name-separator value
+    ("object: empty", b"{}", Ok(())),
+    ("object: one member", b"{\"a\":1}", Ok(())),
+    (
+        "object: members of every kind",
+        br#"{"a":{},"b":[],"c":"","d":0,"e":true,"f":false,"g":null}"#,
+        Ok(()),
+    ),
+    ("object: an empty key", b"{\"\":0}", Ok(())),
+    ("object: an escaped key", b"{\"\\u0061\\n\":0}", Ok(())),
+    ("object: a comma after the key", b"{\"a\",1}", Err(4)),
+    ("object: two colons", b"{\"a\"::1}", Err(5)),
+    (
+        "object: a key without a value at the end",
+        b"{\"a\"}",
+        Err(4),
+    ),
+    (
+        "object: a second key without a value",
+        b"{\"a\":1,\"b\"}",
+        Err(10),
+    ),
+    (
+        "object: no comma between members",
+        b"{\"a\":1 \"b\":2}",
+        Err(7),
+    ),
+    ("object: two commas", b"{\"a\":1,,\"b\":2}", Err(7)),
+    ("object: a comma first", b"{,}", Err(1)),
+    ("object: a comma alone after a member", b"{\"a\":1,", Err(7)),
+    ("object: an array key", b"{[]:1}", Err(1)),
+    ("object: a literal key", b"{null:1}", Err(1)),
+    ("object: closed by ]", b"{\"a\":1]", Err(6)),
+    ("object: unclosed", b"{\"a\":1", Err(6)),
+    // array = begin-array [ value *( value-separator value ) ] end-array
+    ("array: empty", b"[]", Ok(())),
+    (
+        "array: values of every kind",
+        br#"[{},[],"",0,true,false,null]"#,
+        Ok(()),
+    ),
+    ("array: nested empties", b"[[],[[]],{}]", Ok(())),
+    ("array: two commas", b"[1,,2]", Err(3)),
+    ("array: a comma alone", b"[,]", Err(1)),
+    ("array: a member inside", b"[\"a\":1]", Err(4)),
+    ("array: closed by }", b"[1}", Err(2)),
+    ("array: an inner one closed by }", b"[[}]", Err(2)),
+    ("array: unclosed inside an object", b"{\"a\":[}", Err(6)),
+    ("array: unclosed", b"[1,2", Err(4)),
+    // number = [ minus ] int [ frac ] [ exp ]; int = zero / ( digit1-9 *DIGIT )
+    ("number: zero", b"0", Ok(())),
+    ("number: minus zero", b"-0", Ok(())),
+    (
+        "number: each digit 1-9 leading",
+        b"[1,2,3,4,5,6,7,8,9]",
+        Ok(()),
+    ),
+    ("number: digits after 1-9", b"[10,99,1234567890]", Ok(())),
+    ("number: negative", b"[-1,-10,-0.5]", Ok(())),
+    ("number: frac", b"[0.0,1.5,0.0001,10.01]", Ok(())),
+    (
+        "number: exp, each e and sign",
+        b"[1e1,1E1,1e+1,1E+1,1e-1,1E-1,0e0,0E-0]",
+        Ok(()),
+    ),
+    ("number: exp with leading zeros", b"1e007", Ok(())),
+    ("number: frac and exp", b"-1.5e+10", Ok(())),
+    ("number: a plus sign", b"+0", Err(0)),
+    ("number: two minus signs", b"--1", Err(1)),
+    ("number: minus then space", b"- 1", Err(1)),
+    (
+        "number: leading zero before frac is fine, two are not",
+        b"00.5",
+        Err(1),
+    ),
+    ("number: minus then a point", b"-.5", Err(1)),
+    ("number: two points", b"1.5.5", Err(3)),
+    ("number: a point in the exponent", b"1e5.0", Err(3)),
+    ("number: two exponent signs", b"1e+-5", Err(3)),
+    ("number: two e", b"1ee5", Err(2)),
+    ("number: an exponent without int", b"e5", Err(0)),
+    ("number: a frac without digits before e", b"1.e5", Err(2)),
+    ("number: a digit separator", b"1_000", Err(1)),
+    ("number: hex digits", b"0xFF", Err(1)),
+    ("number: a letter after", b"[1a]", Err(2)),
+    // string = quotation-mark *char quotation-mark
+    // unescaped = %x20-21 / %x23-5B / %x5D-10FFFF
+    ("string: the unescaped edges", b"\" !#[]~\x7F\"", Ok(())),
+    (
+        "string: U+0080, U+07FF, U+0800, U+FFFF",
+        "\"\u{80}\u{7ff}\u{800}\u{ffff}\"".as_bytes(),
+        Ok(()),
+    ),
+    (
+        "string: U+E000, U+10000, U+10FFFF",
+        "\"\u{e000}\u{10000}\u{10ffff}\"".as_bytes(),
+        Ok(()),
+    ),
+    ("string: U+001F raw", b"\"\x1F\"", Err(1)),
+    ("string: tab raw", b"[\"a\tb\"]", Err(3)),
+    ("string: carriage return raw", b"\"\r\"", Err(1)),
+    ("string: single quotes", b"'a'", Err(0)),
+    ("string: unclosed at an escape", b"\"\\", Err(2)),
+    // escape = %x5C ( %x22 / %x5C / %x2F / %x62 / %x66 / %x6E / %x72 / %x74 / %x75 4HEXDIG )
+    ("escape: \\\"", b"\"\\\"\"", Ok(())),
+    ("escape: \\\\", b"\"\\\\\"", Ok(())),
+    ("escape: \\/", b"\"\\/\"", Ok(())),
+    ("escape: \\b", b"\"\\b\"", Ok(())),
+    ("escape: \\f", b"\"\\f\"", Ok(())),
+    ("escape: \\n", b"\"\\n\"", Ok(())),
+    ("escape: \\r", b"\"\\r\"", Ok(())),
+    ("escape: \\t", b"\"\\t\"", Ok(())),
+    (
+        "escape: \\u, every hex digit in both cases",
+        b"\"\\u0123\\u4567\\u89ab\\ucdef\\u89AB\\uCDEF\\uAbCd\"",
+        Ok(()),
+    ),
+    ("escape: \\u0000", b"\"\\u0000\"", Ok(())),
+    (
+        "escape: a surrogate pair, mixed case",
+        b"\"\\uD834\\udd1e\"",
+        Ok(()),
+    ),
+    ("escape: \\a", b"\"\\a\"", Err(2)),
+    ("escape: \\'", b"\"\\'\"", Err(2)),
+    ("escape: \\0", b"\"\\0\"", Err(2)),
+    ("escape: \\x41", b"\"\\x41\"", Err(2)),
+    ("escape: \\U0041", b"\"\\U0041\"", Err(2)),
+    ("escape: \\ then a space", b"\"\\ \"", Err(2)),
+    ("escape: \\u with three digits", b"\"\\u004\"", Err(6)),
+    ("escape: \\u with a non-hex digit", b"\"\\u00g0\"", Err(5)),
+    ("escape: \\u cut by the end", b"\"\\u00", Err(5)),
+    ("escape: \\u with a sign", b"\"\\u+041\"", Err(3)),
+];
+
+#[test]
+fn every_production_of_the_grammar() {
+    let mut wrong = Vec::new();
+    for &(what, input, want) in GRAMMAR {
+        let got = validate(input).map_err(|err| {
+            assert_eq!(err.code(), "malformed_json", "{what}: {err}");
+            err.offset().unwrap()
+        });
+        if got != want {
+            let shown = String::from_utf8_lossy(input);
+            wrong.push(format!("{what}: {shown:?}: got {got:?}, want {want:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Each escape and each hex digit is read as the character it names, not only accepted: a
+/// key compared after decoding shows it.
+#[test]
+fn escapes_decode_to_what_they_name() {
+    for (escaped, plain) in [
+        (r#"{"op":"tool\u005flist"}"#, "tool_list"),
+        (r#"{"op":"tool\u005Flist"}"#, "tool_list"),
+        (r#"{"op":"\u0074ool_list"}"#, "tool_list"),
+        (r#"{"op":"tool_lis\u0074"}"#, "tool_list"),
+        (r#"{"\u006fp":"tool_list"}"#, "tool_list"),
+    ] {
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        tool_schema::respond(escaped.as_bytes(), &mut a).unwrap();
+        tool_schema::respond(format!(r#"{{"op":"{plain}"}}"#).as_bytes(), &mut b).unwrap();
+        assert_eq!(a, b, "{escaped}");
+    }
+    // The other short escapes never spell a name, so they must not match one.
+    for escaped in [r#"{"op":"tool_list\/"}"#, r#"{"op":"tool_list\n"}"#] {
+        let err = tool_schema::respond(escaped.as_bytes(), &mut Vec::new()).unwrap_err();
+        assert_eq!(err.code(), "unknown_op", "{escaped}");
+    }
+}
+
 #[test]
 fn accepts_what_the_rfc_accepts() {
     for &input in ACCEPT {
