@@ -1,16 +1,39 @@
 //! The whole process, as a harness pays for it: spawn the release binary with a request on
-//! stdin, interleaved with `/bin/true` on the same stdin, and compare medians.
+//! stdin, interleaved with other programs on the same stdin, and compare medians.
 //!
-//! `cargo bench --bench spawn`. Both commands get the same stdin (a file holding the request)
-//! and the same piped stdout and stderr, and alternate ROUNDS times after a warm-up; every
-//! answer is checked against the expected bytes. Set `TOOL_SCHEMA_BIN` to time another build
-//! of the binary (as the README's release-settings table does).
+//! `cargo bench --bench spawn`. Every program gets the same stdin (a file holding the request)
+//! and the same piped stdout and stderr. They take turns, ROUNDS times after a warm-up, in an
+//! order that rotates every round. Every answer is checked against the expected bytes, on
+//! every run. `/bin/true` is the floor: a process that does nothing.
+//!
+//! `TOOL_SCHEMA_BIN` times another build of the binary instead of this one (as the README's
+//! release-settings table does). `TOOL_SCHEMA_VERSUS` adds programs that must answer the same
+//! request with the same bytes, as `label=path` pairs separated by commas: an earlier build of
+//! `tool-schema`, or the static serde_json program in `fuzz/versus_serde_json` (the README's
+//! performance section has the commands).
+//!
+//! Every program but `/bin/true` is first copied into one temporary directory and run from
+//! there: the same binary ran 7% slower, with 4 more page faults, from `target/` than from
+//! `/tmp` on the development machine, so programs read from different filesystems are not
+//! compared.
+//!
+//! Page faults per run are the minor faults of the waited-for child, read from this process's
+//! `/proc/self/stat` (`cminflt`) before and after each run.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const ROUNDS: usize = 2000;
 const WARM_UP: usize = 100;
+
+struct Program {
+    label: String,
+    path: String,
+    /// What it must print.
+    want: Vec<u8>,
+    times: Vec<Duration>,
+    faults: Vec<u64>,
+}
 
 fn main() {
     let bin = std::env::var("TOOL_SCHEMA_BIN")
@@ -21,44 +44,92 @@ fn main() {
     let path = std::env::temp_dir().join(format!("tool-schema-spawn-{}.json", std::process::id()));
     std::fs::write(&path, request).unwrap();
 
-    let run = |program: &str, want: &[u8]| {
+    let dir = std::env::temp_dir().join(format!("tool-schema-spawn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = |label: &str, path: &str, want: &[u8]| Program {
+        label: label.into(),
+        path: if path == "/bin/true" {
+            path.into()
+        } else {
+            let copy = dir.join(label.replace('/', "_"));
+            std::fs::copy(path, &copy).unwrap_or_else(|err| panic!("{path}: {err}"));
+            copy.to_string_lossy().into_owned()
+        },
+        want: want.into(),
+        times: Vec::with_capacity(ROUNDS),
+        faults: Vec::with_capacity(ROUNDS),
+    };
+    let mut programs = vec![program("tool-schema", &bin, &expected)];
+    let versus = std::env::var("TOOL_SCHEMA_VERSUS").unwrap_or_default();
+    for pair in versus.split(',').filter(|pair| !pair.is_empty()) {
+        let (label, path) = pair
+            .split_once('=')
+            .expect("TOOL_SCHEMA_VERSUS holds label=path pairs, separated by commas");
+        programs.push(program(label, path, &expected));
+    }
+    programs.push(program("/bin/true", "/bin/true", b""));
+
+    let run = |program: &Program| {
+        let faults = children_minor_faults();
         let started = Instant::now();
-        let out = Command::new(program)
+        let out = Command::new(&program.path)
             .stdin(std::fs::File::open(&path).unwrap())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .output()
-            .unwrap();
+            .unwrap_or_else(|err| panic!("{}: {err}", program.path));
         let elapsed = started.elapsed();
         assert!(
-            out.status.success() && out.stdout == want && out.stderr.is_empty(),
-            "{program}: wrong answer"
+            out.status.success() && out.stdout == program.want && out.stderr.is_empty(),
+            "{}: wrong answer",
+            program.path
         );
-        elapsed
+        (elapsed, children_minor_faults() - faults)
     };
-    for _ in 0..WARM_UP {
-        run(&bin, &expected);
-        run("/bin/true", b"");
-    }
-    let (mut ours, mut floor) = (Vec::with_capacity(ROUNDS), Vec::with_capacity(ROUNDS));
-    for _ in 0..ROUNDS {
-        ours.push(run(&bin, &expected));
-        floor.push(run("/bin/true", b""));
+    for round in 0..WARM_UP + ROUNDS {
+        for turn in 0..programs.len() {
+            let index = (round + turn) % programs.len();
+            let (elapsed, faults) = run(&programs[index]);
+            if round >= WARM_UP {
+                programs[index].times.push(elapsed);
+                programs[index].faults.push(faults);
+            }
+        }
     }
     std::fs::remove_file(&path).ok();
-    let (ours, floor) = (median(ours), median(floor));
-    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    std::fs::remove_dir_all(&dir).ok();
+
+    let ours = median(&programs[0].times).as_secs_f64();
     println!("{bin}");
-    println!("median per invocation over {ROUNDS} interleaved runs:");
-    println!("  tool-schema  {:>8.1} us", us(ours));
-    println!("  /bin/true    {:>8.1} us", us(floor));
+    println!("median per invocation over {ROUNDS} interleaved runs each:");
     println!(
-        "  ratio        {:>8.2}x",
-        ours.as_secs_f64() / floor.as_secs_f64()
+        "  {:<24} {:>10} {:>16} {:>12}",
+        "program", "us", "tool-schema is", "page faults"
     );
+    for program in &programs {
+        let theirs = median(&program.times).as_secs_f64();
+        println!(
+            "  {:<24} {:>10.1} {:>15.3}x {:>12}",
+            program.label,
+            theirs * 1e6,
+            ours / theirs,
+            median(&program.faults),
+        );
+    }
 }
 
-fn median(mut runs: Vec<Duration>) -> Duration {
-    runs.sort();
-    runs[runs.len() / 2]
+/// Minor page faults of every child this process has waited for, so far: field 11 of
+/// `/proc/self/stat` (proc(5)), counted after the parenthesised command name.
+fn children_minor_faults() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat");
+    let after_name = &stat[stat.rfind(')').expect("a command name") + 2..];
+    // Fields from 3 (state) on; cminflt is field 11.
+    let field = after_name.split(' ').nth(11 - 3).expect("cminflt");
+    field.parse().expect("a count")
+}
+
+fn median<T: Copy + Ord>(values: &[T]) -> T {
+    let mut sorted = values.to_vec();
+    sorted.sort();
+    sorted[sorted.len() / 2]
 }
