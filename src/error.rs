@@ -45,15 +45,25 @@ enum Kind {
     },
     UnknownOp {
         value: Snippet,
+        expected: &'static str,
     },
     UnknownTool {
         value: Snippet,
+        closest: &'static str,
     },
     UnknownFormat {
         value: Snippet,
+        expected: &'static str,
     },
     Unsupported {
         format: &'static str,
+    },
+    /// A shape the provider refuses for this catalog as a whole: too many tools, say.
+    OverLimit {
+        limit: &'static str,
+        allowed: usize,
+        found: usize,
+        advice: &'static str,
     },
     Io {
         action: &'static str,
@@ -82,7 +92,7 @@ impl Error {
             Kind::UnknownOp { .. } => "unknown_op",
             Kind::UnknownTool { .. } => "unknown_tool",
             Kind::UnknownFormat { .. } => "unknown_format",
-            Kind::Unsupported { .. } => "unsupported",
+            Kind::Unsupported { .. } | Kind::OverLimit { .. } => "unsupported",
             Kind::Io { .. } => "io",
         }
     }
@@ -169,31 +179,41 @@ impl Error {
         )
     }
 
-    pub(crate) fn unknown_op(at: usize, literal: &[u8]) -> Error {
-        Error::at(
-            at,
-            Kind::UnknownOp {
-                value: Snippet::of(literal),
-            },
-        )
+    /// `expected` lists the ops, for the message.
+    pub(crate) fn unknown_op(at: usize, literal: &[u8], expected: &'static str) -> Error {
+        let value = Snippet::of(literal);
+        Error::at(at, Kind::UnknownOp { value, expected })
     }
 
-    pub(crate) fn unknown_tool(at: usize, literal: &[u8]) -> Error {
-        Error::at(
-            at,
-            Kind::UnknownTool {
-                value: Snippet::of(literal),
-            },
-        )
+    /// `closest` is the catalog's name nearest to what was asked for: the message names it
+    /// instead of every tool, so it stays one short line however large the catalog.
+    pub(crate) fn unknown_tool(at: usize, literal: &[u8], closest: &'static str) -> Error {
+        let value = Snippet::of(literal);
+        Error::at(at, Kind::UnknownTool { value, closest })
     }
 
-    pub(crate) fn unknown_format(at: usize, literal: &[u8]) -> Error {
-        Error::at(
-            at,
-            Kind::UnknownFormat {
-                value: Snippet::of(literal),
-            },
-        )
+    /// `expected` lists the formats, for the message.
+    pub(crate) fn unknown_format(at: usize, literal: &[u8], expected: &'static str) -> Error {
+        let value = Snippet::of(literal);
+        Error::at(at, Kind::UnknownFormat { value, expected })
+    }
+
+    /// The request is well formed, but the shape it asks for breaks one of the provider's limits
+    /// for this catalog: `limit` names the limit, `advice` says what to ask for instead.
+    pub(crate) fn over_limit(
+        at: usize,
+        limit: &'static str,
+        allowed: usize,
+        found: usize,
+        advice: &'static str,
+    ) -> Error {
+        let kind = Kind::OverLimit {
+            limit,
+            allowed,
+            found,
+            advice,
+        };
+        Error::at(at, kind)
     }
 
     pub(crate) fn unsupported(at: usize, format: &'static str) -> Error {
@@ -260,25 +280,31 @@ impl fmt::Display for Error {
                 f,
                 "field \"{field}\" must be {expected}, found {found} at byte {at}"
             ),
-            Kind::UnknownOp { value } => write!(
+            Kind::UnknownOp { value, expected } => {
+                write!(f, "{value} at byte {at} is not an op; expected {expected}")
+            }
+            Kind::UnknownTool { value, closest } => write!(
                 f,
-                "{value} at byte {at} is not an op; expected {}",
-                crate::request::OPS
+                "{value} at byte {at} is not a tool; did you mean \"{closest}\"? \
+                 ({{\"op\":\"tool_list\"}} lists them all)"
             ),
-            Kind::UnknownTool { value } => write!(
+            Kind::UnknownFormat { value, expected } => write!(
                 f,
-                "{value} at byte {at} is not a tool; expected one of {}",
-                crate::catalog::Names
-            ),
-            Kind::UnknownFormat { value } => write!(
-                f,
-                "{value} at byte {at} is not a format; expected one of {}",
-                crate::wire::FormatNames
+                "{value} at byte {at} is not a format; expected one of {expected}"
             ),
             Kind::Unsupported { format } => write!(
                 f,
                 "format {format} has no strict mode (\"strict\":true at byte {at}); \
                  use openai, openai_responses or anthropic, or \"strict\":false"
+            ),
+            Kind::OverLimit {
+                limit,
+                allowed,
+                found,
+                advice,
+            } => write!(
+                f,
+                "{limit} allows at most {allowed}, and this catalog has {found}; {advice}"
             ),
             Kind::Io { action, kind } => write!(f, "{action}: {kind}"),
         }

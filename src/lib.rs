@@ -9,20 +9,29 @@
 //!
 //! [`respond`] is the whole library; the `tool-schema` binary is a thin shell around it.
 //!
+//! The tools come from a catalog file, an MCP `tools/list` array (`src/catalog.json` by default,
+//! or the file named by `TOOL_SCHEMA_CATALOG` when the crate is built), which `build.rs` checks
+//! against every provider's rules and turns into static tables.
+//!
 //! Non-goals: this is not a general JSON library (the tokenizer validates and borrows; it builds
-//! no values), not a JSON Schema validator, and not a way to declare tools at run time: the
-//! catalog is static data, checked and rendered when the crate is compiled.
+//! no values), not a general JSON Schema implementation (a catalog uses a stated subset), and not
+//! a way to declare tools at run time: the catalog is checked and rendered when the crate is
+//! compiled, so a bad catalog fails the build, not a request.
 
 pub mod catalog;
+pub mod catalog_file;
 mod error;
 mod request;
 mod respond;
+pub mod schema;
+mod sink;
 mod stream;
 pub mod tokenizer;
 pub mod wire;
 pub mod writer;
 
 pub use error::{Error, MAX_DEPTH, MAX_INPUT};
-pub use respond::{respond, MAX_OUTPUT};
+pub use respond::respond;
 pub use stream::serve;
 pub use wire::{Format, Shape};
+pub use writer::MAX_OUTPUT;

@@ -17,7 +17,7 @@ use crate::catalog;
 use crate::error::Error;
 use crate::error::MAX_INPUT;
 use crate::tokenizer::{skip_whitespace, string_eq, Kind, Stop, Token, Tokenizer, PLAIN};
-use crate::wire::{Format, Shape};
+use crate::wire::{Format, Shape, FORMAT_LIST};
 
 /// A request understood.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,16 +56,54 @@ const LIST_FIELD: &str = "op, format, strict";
 /// Reads one request. Allocates nothing: strings stay as borrowed literals until compared.
 #[inline]
 pub fn parse(input: &[u8]) -> Result<Request, Error> {
-    if let Some(request) = quick(input) {
-        // Every debug build (tests, fuzzing) checks the quick path against the general one.
-        debug_assert_eq!(
-            general(input),
-            Ok(request),
-            "quick path disagrees on {input:?}"
-        );
+    let request = match quick(input) {
+        Some(request) => {
+            // Every debug build (tests, fuzzing) checks the quick path against the general one.
+            debug_assert_eq!(
+                general(input),
+                Ok(request),
+                "quick path disagrees on {input:?}"
+            );
+            request
+        }
+        None => general(input)?,
+    };
+    within_limits(request)
+}
+
+/// Refuses a shape that the provider would refuse for this catalog: Anthropic strict mode's
+/// limits on one request (see [`catalog::ANTHROPIC_STRICT_TOOLS`]). A list is one request with
+/// every tool; a single declaration counts that tool's optional properties only.
+#[inline]
+fn within_limits(request: Request) -> Result<Request, Error> {
+    let anthropic_strict =
+        request.shape.strict() && matches!(request.shape.format(), Format::Anthropic);
+    if !anthropic_strict {
         return Ok(request);
     }
-    general(input)
+    let (tools, optional) = match request.op {
+        Op::ToolList => (catalog::TOOLS.len(), catalog::OPTIONAL_IN_ALL),
+        Op::ToolSchema { tool } => (1, catalog::OPTIONAL[tool]),
+    };
+    if tools > catalog::ANTHROPIC_STRICT_TOOLS {
+        return Err(Error::over_limit(
+            0,
+            "Anthropic strict mode (\"format\":\"anthropic\",\"strict\":true) takes 20 strict tools in one request at most: it",
+            catalog::ANTHROPIC_STRICT_TOOLS,
+            tools,
+            "ask for the tools one at a time with tool_schema, or without strict",
+        ));
+    }
+    if optional > catalog::ANTHROPIC_STRICT_OPTIONAL {
+        return Err(Error::over_limit(
+            0,
+            "Anthropic strict mode (\"format\":\"anthropic\",\"strict\":true) takes 24 optional properties across a request's tools at most: it",
+            catalog::ANTHROPIC_STRICT_OPTIONAL,
+            optional,
+            "ask for fewer tools at once, or without strict",
+        ));
+    }
+    Ok(request)
 }
 
 /// The general reader: any document, every error, through the tokenizer.
@@ -109,7 +147,7 @@ fn quick(input: &[u8]) -> Option<Request> {
                 end
             }
             TOOL if tool.is_none() => {
-                let (index, end) = spelled(input, at, &catalog::NAMES)?;
+                let (index, end) = tool_name(input, at)?;
                 tool = Some(index);
                 end
             }
@@ -173,6 +211,25 @@ const _: () = {
     plain(&catalog::NAMES);
     plain(&Format::NAMES);
 };
+
+/// The catalog's tool that the string literal at `at` (after any whitespace) names exactly,
+/// without escapes, and the offset just past it. The literal is found by its closing quote
+/// (tool names are at most 64 bytes of plain ASCII), then looked up by hash, so the cost does
+/// not grow with the catalog.
+#[inline(always)]
+fn tool_name(input: &[u8], mut at: usize) -> Option<(usize, usize)> {
+    if input.get(at) != Some(&b'"') {
+        at = skip_whitespace(input, at);
+    }
+    let literal = input.get(at..)?;
+    if literal.first() != Some(&b'"') {
+        return None;
+    }
+    let inner = &literal[1..literal.len().min(66)];
+    let len = inner.iter().position(|&b| b == b'"')?;
+    let index = catalog::find_name(&inner[..len])?;
+    Some((index, at + len + 2))
+}
 
 /// The offset just past `byte`, which must come at `at` or after whitespace.
 #[inline(always)]
@@ -265,7 +322,7 @@ fn read(tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
 fn understand(members: &[Member<'_>; FIELD_NAMES.len()], close: usize) -> Result<Request, Error> {
     let (_, op) = members[OP].ok_or_else(|| Error::missing_field(close, "op"))?;
     let Some(op_index) = OP_NAMES.iter().position(|name| string_eq(op.raw, name)) else {
-        return Err(Error::unknown_op(op.at, op.raw));
+        return Err(Error::unknown_op(op.at, op.raw, OPS));
     };
     let list = op_index == TOOL_LIST;
     let tool = match (list, members[TOOL]) {
@@ -279,7 +336,7 @@ fn understand(members: &[Member<'_>; FIELD_NAMES.len()], close: usize) -> Result
         Some((_, value)) => Format::ALL
             .into_iter()
             .find(|format| string_eq(value.raw, format.name()))
-            .ok_or_else(|| Error::unknown_format(value.at, value.raw))?,
+            .ok_or_else(|| Error::unknown_format(value.at, value.raw, FORMAT_LIST))?,
     };
     let strict = members[STRICT].is_some_and(|(_, value)| value.kind == Kind::True);
     let shape = Shape::new(format, strict).ok_or_else(|| {
@@ -289,8 +346,9 @@ fn understand(members: &[Member<'_>; FIELD_NAMES.len()], close: usize) -> Result
     let op = match tool {
         None => Op::ToolList,
         Some(value) => {
-            let tool =
-                catalog::find(value.raw).ok_or_else(|| Error::unknown_tool(value.at, value.raw))?;
+            let tool = catalog::find(value.raw).ok_or_else(|| {
+                Error::unknown_tool(value.at, value.raw, catalog::closest(value.raw))
+            })?;
             Op::ToolSchema { tool }
         }
     };

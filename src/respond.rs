@@ -5,10 +5,6 @@ use crate::request::{self, Op};
 use crate::writer;
 use std::io::Write;
 
-/// No response is longer than this many bytes, so a caller may answer into a fixed buffer of
-/// this size. Checked when the crate is compiled.
-pub const MAX_OUTPUT: usize = 8 * 1024;
-
 /// Answers one request: writes exactly the bytes the CLI prints for it, trailing newline
 /// included.
 ///

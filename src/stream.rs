@@ -7,14 +7,28 @@
 //! blocks of up to [`OUT_CAP`] bytes.
 
 use crate::error::{Error, MAX_INPUT};
-use crate::respond::{respond, MAX_OUTPUT};
+use crate::respond::respond;
+use crate::writer::MAX_OUTPUT;
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 
 /// Room for one whole line at the limit, plus as much again so that reads stay large.
 const IN_CAP: usize = 2 * (MAX_INPUT + 1);
-/// The largest block written at once.
-const OUT_CAP: usize = 64 * 1024;
+/// The longest error line: a code and a message of a few hundred bytes, escaped.
+const MAX_ERROR_LINE: usize = 2 * 1024;
+/// The largest block written at once: 64 KiB, or room for two of the catalog's longest answers
+/// when that is more. Derived from the catalog when the crate is compiled.
+const OUT_CAP: usize = if 2 * ROOM > 64 * 1024 {
+    2 * ROOM
+} else {
+    64 * 1024
+};
+/// Room that one line's answer needs: a response or an error line.
+const ROOM: usize = if MAX_OUTPUT > MAX_ERROR_LINE {
+    MAX_OUTPUT
+} else {
+    MAX_ERROR_LINE
+};
 
 /// Answers every line of `input` on `output`, in order, until end of input.
 ///
@@ -88,7 +102,7 @@ impl<W: Write> Output<'_, W> {
         if blank && line.len() <= MAX_INPUT {
             return Ok(());
         }
-        if OUT_CAP - self.len < MAX_OUTPUT {
+        if OUT_CAP - self.len < ROOM {
             self.flush()?;
         }
         let mut rest = &mut self.buf[self.len..];
@@ -121,7 +135,7 @@ impl std::fmt::Write for Escaped<'_, '_> {
         let bytes = text.as_bytes();
         let mut plain = 0;
         for (i, &byte) in bytes.iter().enumerate() {
-            let (escape, len) = crate::writer::escape(byte);
+            let (escape, len) = crate::sink::escape(byte);
             if len > 0 {
                 self.0
                     .write_all(&bytes[plain..i])

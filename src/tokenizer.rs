@@ -90,10 +90,18 @@ pub(crate) struct Stop;
 const _: () = assert!(MAX_DEPTH == u64::BITS as usize);
 
 impl<'a> Tokenizer<'a> {
+    /// A tokenizer for one request: at most [`MAX_INPUT`] bytes.
     #[inline]
     pub fn new(input: &'a [u8]) -> Tokenizer<'a> {
+        Tokenizer::with_limit(input, MAX_INPUT)
+    }
+
+    /// A tokenizer for a document of at most `limit` bytes (a catalog file is larger than any
+    /// request). A longer one is refused before anything is read.
+    #[inline]
+    pub fn with_limit(input: &'a [u8], limit: usize) -> Tokenizer<'a> {
         // Over the limit, nothing is read, not even whitespace: the position starts at the end.
-        let oversized = input.len() > MAX_INPUT;
+        let oversized = input.len() > limit;
         Tokenizer {
             input,
             pos: if oversized { input.len() } else { 0 },
@@ -540,6 +548,34 @@ pub(crate) fn string_eq(literal: &[u8], want: &str) -> bool {
         false
     } else {
         escaped_eq(inner, want)
+    }
+}
+
+/// Calls `each` with every character that a string literal from a valid document (quotes
+/// included) decodes to, in order: how the catalog reader turns literals into text.
+pub fn decode(literal: &[u8], mut each: impl FnMut(char)) {
+    let inner = literal
+        .get(1..literal.len().saturating_sub(1))
+        .unwrap_or(b"");
+    let mut i = 0;
+    while i < inner.len() {
+        if inner[i] == b'\\' {
+            let (c, width) = decode_escape(&inner[i..]);
+            each(c);
+            i += width;
+            continue;
+        }
+        // A valid document's strings are UTF-8; take the whole character.
+        let width = match inner[i] {
+            0x00..=0x7F => 1,
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            _ => 4,
+        };
+        let end = (i + width).min(inner.len());
+        let text = std::str::from_utf8(&inner[i..end]).unwrap_or("\u{FFFD}");
+        text.chars().for_each(&mut each);
+        i = end;
     }
 }
 

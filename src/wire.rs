@@ -1,12 +1,12 @@
 //! The providers' wire shapes: the envelope around a tool's parameter schema, and what strict
 //! mode changes, for each format.
 //!
-//! Every shape is a `const fn` over the writer's byte sink: the declarations are rendered when the crate is
-//! compiled (see `writer.rs`). Keys are written in byte order by hand; the tests check the output.
+//! Every shape is a `const fn` over the const byte sink (`sink.rs`): the declarations are
+//! rendered when the crate is compiled (see `writer.rs`). Keys are written in byte order by hand; the tests check the output.
 //! Each rule below was checked against the provider's own documentation, cited beside it.
 
-use crate::catalog::{self, Tool};
-use crate::writer::Buf;
+use crate::schema::{Scalar, Schema, Tool, Type};
+use crate::sink::Buf;
 
 /// Which provider's shape to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,20 +69,29 @@ impl Format {
     }
 }
 
-/// The names of all formats, for error messages: `openai, openai_responses, ...`.
-pub(crate) struct FormatNames;
+/// The names of all formats, for error messages; checked against [`Format::NAMES`] below.
+pub(crate) const FORMAT_LIST: &str = "openai, openai_responses, anthropic, gemini, mcp";
 
-impl std::fmt::Display for FormatNames {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (i, format) in Format::ALL.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            f.write_str(format.name())?;
+const _: () = {
+    let list = FORMAT_LIST.as_bytes();
+    let mut at = 0;
+    let mut f = 0;
+    while f < Format::NAMES.len() {
+        let name = Format::NAMES[f].as_bytes();
+        if f > 0 {
+            assert!(list[at] == b',' && list[at + 1] == b' ');
+            at += 2;
         }
-        Ok(())
+        let mut i = 0;
+        while i < name.len() {
+            assert!(list[at + i] == name[i], "FORMAT_LIST is out of date");
+            i += 1;
+        }
+        at += name.len();
+        f += 1;
     }
-}
+    assert!(at == list.len(), "FORMAT_LIST is out of date");
+};
 
 /// A format and whether strict mode is on: everything besides the tool that decides the bytes.
 /// Only combinations the format supports can be made.
@@ -118,27 +127,37 @@ impl Shape {
     }
 }
 
-/// How the parameter schema is written.
+/// Which provider's schema rules a node is written under.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Schema {
-    /// As the catalog has it.
+enum Rules {
+    /// As the catalog has it (OpenAI and Anthropic without strict, MCP).
     Plain,
-    /// Closed with `additionalProperties: false`; `required` unchanged (Anthropic strict).
-    Closed,
-    /// Closed, every property required, optional ones nullable (OpenAI strict).
-    AllRequired,
+    /// Gemini's: no `additionalProperties`.
+    Gemini,
+    /// Anthropic strict's: every object closed, unsupported bounds dropped.
+    AnthropicStrict,
+    /// OpenAI strict's: every object closed with every property required, optional ones
+    /// nullable, unsupported keywords dropped.
+    OpenAiStrict,
 }
 
 /// One tool's declaration in `shape`, without a trailing newline.
 pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, shape: Shape) {
     let strict = shape.strict;
+    let openai_rules = if strict {
+        Rules::OpenAiStrict
+    } else {
+        Rules::Plain
+    };
     match shape.format {
         // platform.openai.com/docs/api-reference/chat/create#tools: {"type":"function",
         // "function":{"name","description","parameters","strict"}}. `strict` is written only
         // when true, so a plain request keeps its bytes.
         Format::OpenAi => {
             out.raw(b"{\"function\":{");
-            description_name_parameters(out, tool, openai_schema(strict));
+            description_name(out, tool);
+            out.raw(b",\"parameters\":");
+            node(out, &tool.input, openai_rules, false);
             if strict {
                 out.raw(b",\"strict\":true");
             }
@@ -150,28 +169,25 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
         // while Chat Completions stays non-strict: the default differs, so it is always written.
         Format::OpenAiResponses => {
             out.raw(b"{");
-            description_name_parameters(out, tool, openai_schema(strict));
+            description_name(out, tool);
+            out.raw(b",\"parameters\":");
+            node(out, &tool.input, openai_rules, false);
             out.raw(b",\"strict\":");
             out.boolean(strict);
             out.raw(b",\"type\":\"function\"}");
         }
         // platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use: `strict: true`
-        // sits beside name, description and input_schema, and the structured-outputs JSON Schema
-        // limitations ask for `additionalProperties: false` on objects. Optional properties stay
-        // optional: Anthropic's strict mode does not require every property to be listed.
+        // sits beside name, description and input_schema.
         Format::Anthropic => {
             out.raw(b"{\"description\":");
             out.string(tool.description);
             out.raw(b",\"input_schema\":");
-            parameters(
-                out,
-                tool,
-                if strict {
-                    Schema::Closed
-                } else {
-                    Schema::Plain
-                },
-            );
+            let rules = if strict {
+                Rules::AnthropicStrict
+            } else {
+                Rules::Plain
+            };
+            node(out, &tool.input, rules, false);
             out.raw(b",\"name\":");
             out.string(tool.name);
             if strict {
@@ -180,15 +196,22 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
             out.raw(b"}");
         }
         // ai.google.dev/api/caching#FunctionDeclaration: name, description, parameters. Names
-        // must start with a letter or underscore (checked in the catalog).
+        // must start with a letter or underscore (checked in the catalog). Vertex AI's
+        // FunctionDeclaration reference (cloud.google.com/vertex-ai/docs/reference/rest/v1beta1/
+        // FunctionDeclaration): "For function with no parameters, this can be left unset", so
+        // a tool without properties has no `parameters` key at all.
         Format::Gemini => {
             out.raw(b"{");
-            description_name_parameters(out, tool, Schema::Plain);
+            description_name(out, tool);
+            if !tool.input.properties.is_empty() {
+                out.raw(b",\"parameters\":");
+                node(out, &tool.input, Rules::Gemini, false);
+            }
             out.raw(b"}");
         }
         // modelcontextprotocol.io/specification (schema.ts, `Tool` and `ToolAnnotations`):
-        // name, description, inputSchema, annotations. All four hints are written out, because
-        // their defaults (destructive and open-world true) are the opposite of these tools.
+        // name, description, inputSchema, annotations. All four hints are written out, resolved
+        // from MCP's defaults where the catalog leaves one out, so a client need not know them.
         Format::Mcp => {
             let hints = &tool.hints;
             out.raw(b"{\"annotations\":{\"destructiveHint\":");
@@ -202,7 +225,7 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
             out.raw(b"},\"description\":");
             out.string(tool.description);
             out.raw(b",\"inputSchema\":");
-            parameters(out, tool, Schema::Plain);
+            node(out, &tool.input, Rules::Plain, false);
             out.raw(b",\"name\":");
             out.string(tool.name);
             out.raw(b"}");
@@ -210,82 +233,169 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
     }
 }
 
-/// `"description":D,"name":N,"parameters":P`, the run of keys that OpenAI's two shapes and
-/// Gemini's share.
-const fn description_name_parameters<const N: usize>(
-    out: &mut Buf<N>,
-    tool: &Tool,
-    schema: Schema,
-) {
+/// `"description":D,"name":N`, the run of keys that OpenAI's two shapes and Gemini's share.
+const fn description_name<const N: usize>(out: &mut Buf<N>, tool: &Tool) {
     out.raw(b"\"description\":");
     out.string(tool.description);
     out.raw(b",\"name\":");
     out.string(tool.name);
-    out.raw(b",\"parameters\":");
-    parameters(out, tool, schema);
 }
 
-/// OpenAI's schema rules: its strict mode requires every property.
-const fn openai_schema(strict: bool) -> Schema {
-    if strict {
-        Schema::AllRequired
-    } else {
-        Schema::Plain
+/// Writes `"key":` with the comma that separates it from an earlier key.
+const fn key<const N: usize>(out: &mut Buf<N>, first: &mut bool, key: &[u8]) {
+    if !*first {
+        out.raw(b",");
     }
+    *first = false;
+    out.raw(key);
 }
 
-/// The JSON Schema of the tool's arguments.
+/// One schema node under `rules`, its keys in byte order. `optional` says that the node is a
+/// property its object does not require, which OpenAI strict turns into a nullable one.
 ///
-/// OpenAI strict (platform.openai.com/docs/guides/function-calling, "Strict mode"):
-/// `additionalProperties` must be false, every field in `properties` must be in `required`, and
-/// an optional field is denoted by adding `null` as a `type` option.
-const fn parameters<const N: usize>(out: &mut Buf<N>, tool: &Tool, schema: Schema) {
-    let closed = !matches!(schema, Schema::Plain);
-    let all_required = matches!(schema, Schema::AllRequired);
-    out.raw(if closed {
-        b"{\"additionalProperties\":false,\"properties\":{"
-    } else {
-        b"{\"properties\":{"
-    });
-    let properties = tool.properties;
-    let mut i = 0;
-    while i < properties.len() {
-        let property = &properties[i];
-        if i > 0 {
-            out.raw(b",");
+/// What each provider's rules change, with their sources:
+/// - OpenAI strict (developers.openai.com/api/docs/guides/structured-outputs#supported-schemas,
+///   "Additional properties" and "All fields must be required"; platform.openai.com/docs/
+///   guides/function-calling, "Strict mode"): `additionalProperties: false` on every object,
+///   every property in `required`, an optional property denoted by adding `null` to its
+///   `type`, and so to its `enum` when it has one. `minLength`, `maxLength` and `default` are
+///   removed as issue 10 specifies; of those, only `default` was confirmed here, by OpenAI's
+///   own refusal quoted at zenn.dev/nicopin/scraps/a8d8f53f5faebb ("'default' is not
+///   permitted"). The stored copies searched did not show the page's per-type keyword table.
+///   The whole-schema limits (10 levels of nesting, 5,000 properties, 1,000 enum values) are
+///   checked by the catalog reader.
+/// - Anthropic strict (platform.claude.com/docs/en/build-with-claude/structured-outputs,
+///   "JSON Schema limitations", as quoted in the stored copies searched):
+///   `additionalProperties: false` on objects; numerical
+///   constraints (`minimum`, `maximum`), string constraints (`minLength`, `maxLength`) and array
+///   constraints beyond `minItems` of 0 or 1 are not supported. `required` stays as given.
+/// - Gemini (ai.google.dev/api/caching#Schema, an OpenAPI 3.0 subset): its `Schema` object has
+///   no `additionalProperties`.
+///
+/// Recursion is bounded: the catalog reader refuses more than 10 levels of object nesting.
+const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, optional: bool) {
+    let is_object = matches!(node.ty, Type::Object);
+    let strict_openai = matches!(rules, Rules::OpenAiStrict);
+    let strict_anthropic = matches!(rules, Rules::AnthropicStrict);
+    let nullable = strict_openai && optional;
+    let mut first = true;
+    out.raw(b"{");
+    let closed = match rules {
+        Rules::Plain => node.closed,
+        Rules::Gemini => false,
+        Rules::AnthropicStrict | Rules::OpenAiStrict => true,
+    };
+    if is_object && closed {
+        key(out, &mut first, b"\"additionalProperties\":false");
+    }
+    if let Some(default) = node.default {
+        if !strict_openai {
+            key(out, &mut first, b"\"default\":");
+            match default {
+                Scalar::String(text) => out.string(text),
+                Scalar::Number(text) => out.raw(text.as_bytes()),
+                Scalar::Boolean(value) => out.boolean(value),
+            }
         }
-        out.string(property.name);
-        out.raw(b":{\"description\":");
-        out.string(property.description);
-        out.raw(b",\"type\":");
-        if all_required && !catalog::is_required(tool, property.name) {
-            out.raw(b"[");
-            out.string(property.ty.as_str());
-            out.raw(b",\"null\"]");
-        } else {
-            out.string(property.ty.as_str());
+    }
+    if let Some(text) = node.description {
+        key(out, &mut first, b"\"description\":");
+        out.string(text);
+    }
+    if let Some(values) = node.enumeration {
+        key(out, &mut first, b"\"enum\":[");
+        let mut i = 0;
+        while i < values.len() {
+            if i > 0 {
+                out.raw(b",");
+            }
+            out.string(values[i]);
+            i += 1;
+        }
+        if nullable {
+            out.raw(b",null");
+        }
+        out.raw(b"]");
+    }
+    if let Some(items) = node.items {
+        key(out, &mut first, b"\"items\":");
+        self::node(out, items, rules, false);
+    }
+    if let Some(count) = node.max_items {
+        if !strict_anthropic {
+            key(out, &mut first, b"\"maxItems\":");
+            out.unsigned(count);
+        }
+    }
+    if let Some(count) = node.max_length {
+        if !strict_anthropic && !strict_openai {
+            key(out, &mut first, b"\"maxLength\":");
+            out.unsigned(count);
+        }
+    }
+    if let Some(text) = node.maximum {
+        if !strict_anthropic {
+            key(out, &mut first, b"\"maximum\":");
+            out.raw(text.as_bytes());
+        }
+    }
+    if let Some(count) = node.min_items {
+        if !strict_anthropic || count <= 1 {
+            key(out, &mut first, b"\"minItems\":");
+            out.unsigned(count);
+        }
+    }
+    if let Some(count) = node.min_length {
+        if !strict_anthropic && !strict_openai {
+            key(out, &mut first, b"\"minLength\":");
+            out.unsigned(count);
+        }
+    }
+    if let Some(text) = node.minimum {
+        if !strict_anthropic {
+            key(out, &mut first, b"\"minimum\":");
+            out.raw(text.as_bytes());
+        }
+    }
+    if is_object {
+        key(out, &mut first, b"\"properties\":{");
+        let properties = node.properties;
+        let mut i = 0;
+        while i < properties.len() {
+            if i > 0 {
+                out.raw(b",");
+            }
+            out.string(properties[i].name);
+            out.raw(b":");
+            self::node(out, &properties[i].schema, rules, !properties[i].required);
+            i += 1;
         }
         out.raw(b"}");
-        i += 1;
-    }
-    out.raw(b"},\"required\":[");
-    // Both lists are sorted (the catalog checks it), so "every property" is already in order.
-    let count = if all_required {
-        properties.len()
-    } else {
-        tool.required.len()
-    };
-    let mut i = 0;
-    while i < count {
-        if i > 0 {
-            out.raw(b",");
+        // Properties are sorted, so "every property" and the required ones are in order.
+        if strict_openai || node.has_required {
+            key(out, &mut first, b"\"required\":[");
+            let mut written = 0;
+            let mut i = 0;
+            while i < properties.len() {
+                if strict_openai || properties[i].required {
+                    if written > 0 {
+                        out.raw(b",");
+                    }
+                    out.string(properties[i].name);
+                    written += 1;
+                }
+                i += 1;
+            }
+            out.raw(b"]");
         }
-        out.string(if all_required {
-            properties[i].name
-        } else {
-            tool.required[i]
-        });
-        i += 1;
     }
-    out.raw(b"],\"type\":\"object\"}");
+    key(out, &mut first, b"\"type\":");
+    if nullable {
+        out.raw(b"[");
+        out.string(node.ty.as_str());
+        out.raw(b",\"null\"]");
+    } else {
+        out.string(node.ty.as_str());
+    }
+    out.raw(b"}");
 }

@@ -235,8 +235,15 @@ fn messages_say_where_and_what() {
     let out = run(&[], br#"{"op":"tool_schema","tool":"read"}"#);
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        "tool-schema: unknown_tool: \"read\" at byte 27 is not a tool; expected one of read_file, write_file, patch_file\n"
+        "tool-schema: unknown_tool: \"read\" at byte 27 is not a tool; did you mean \"read_file\"? ({\"op\":\"tool_list\"} lists them all)\n"
     );
+    // The closest name, by edit distance, whichever tool it is.
+    let out = run(&[], br#"{"op":"tool_schema","tool":"patch"}"#);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("did you mean \"patch_file\"?"), "{stderr}");
+    let out = run(&[], br#"{"op":"tool_schema","tool":"write_fil"}"#);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("did you mean \"write_file\"?"), "{stderr}");
     let out = run(&[], b"{\"op\":\"tool_schema\" \"tool\"}");
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),

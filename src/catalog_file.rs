@@ -1,0 +1,1149 @@
+//! Reads a catalog file, checks it against every provider's rules, and writes the Rust tables
+//! that `catalog.rs` includes.
+//!
+//! The file is exactly an MCP `tools/list` result's `tools` array:
+//! `[{"name","description","inputSchema","annotations"?}]`. `build.rs` includes this module by
+//! path (with the tokenizer and the error type beneath it), so a catalog that breaks a rule
+//! fails the build, not a request, with one line that names the tool, the JSON Pointer
+//! (RFC 6901) of the offending value and the rule. The library exposes it too, so that the
+//! rules can be tested one by one and fuzzed.
+//!
+//! Unlike the request path, this code allocates freely: it runs once, when the crate is built.
+//! It reads the document into a tree without recursion (an explicit stack), then walks the tree;
+//! the walk recurses once per schema level, and the tokenizer's depth limit bounds that.
+
+use crate::tokenizer::{decode, Kind, Tokenizer};
+use std::fmt::{self, Write as _};
+
+/// The largest catalog file read, in bytes.
+pub const MAX_CATALOG: usize = 16 * 1024 * 1024;
+
+/// The longest tool description, in bytes: OpenAI's limit for `function.description`
+/// (its API answers `string_above_max_length` past it).
+pub const MAX_DESCRIPTION: usize = 1024;
+
+/// OpenAI strict's limits on a schema
+/// (developers.openai.com/api/docs/guides/structured-outputs#supported-schemas): at most 10
+/// levels of object nesting, 5,000 object properties and 1,000 enum values. They are applied to
+/// the whole catalog, so that any tool list can be sent in strict mode.
+pub const MAX_OBJECT_NESTING: usize = 10;
+pub const MAX_PROPERTIES: usize = 5_000;
+pub const MAX_ENUM_VALUES: usize = 1_000;
+
+/// A catalog read and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Catalog {
+    pub tools: Vec<ToolSpec>,
+}
+
+/// One tool as the catalog gives it, with MCP's defaults filled in for absent hints.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSpec {
+    pub name: String,
+    pub description: String,
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    pub open_world: bool,
+    pub input: NodeSpec,
+}
+
+/// One schema node as the catalog gives it; see `schema.rs` for what each field means.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeSpec {
+    pub ty: &'static str,
+    pub description: Option<String>,
+    pub default: Option<DefaultSpec>,
+    /// Sorted by name, byte order, with whether each is required.
+    pub properties: Vec<(String, bool, NodeSpec)>,
+    pub has_required: bool,
+    pub closed: bool,
+    pub items: Option<Box<NodeSpec>>,
+    pub min_items: Option<u64>,
+    pub max_items: Option<u64>,
+    pub enumeration: Option<Vec<String>>,
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    pub minimum: Option<String>,
+    pub maximum: Option<String>,
+}
+
+/// A scalar default: a string (decoded), a number (as written) or a boolean.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DefaultSpec {
+    String(String),
+    Number(String),
+    Boolean(bool),
+}
+
+/// Why a catalog was refused: which tool, where in it, and which rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogError {
+    /// `"name"` (quoted) or `#index` when the tool has no usable name; `None` for the document.
+    pub tool: Option<String>,
+    /// RFC 6901 JSON Pointer of the offending value: within the tool when `tool` is set, else
+    /// within the document (`""` is the whole document).
+    pub pointer: String,
+    /// The rule, with what was found.
+    pub rule: String,
+}
+
+impl fmt::Display for CatalogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(tool) = &self.tool {
+            write!(f, "tool {tool}: ")?;
+        }
+        let pointer = if self.pointer.is_empty() {
+            "\"\""
+        } else {
+            &self.pointer
+        };
+        write!(f, "{pointer}: {}", self.rule)
+    }
+}
+
+impl std::error::Error for CatalogError {}
+
+/// Reads and checks a catalog file.
+pub fn read(bytes: &[u8]) -> Result<Catalog, CatalogError> {
+    let document = parse(bytes)?;
+    let Value::Array(entries) = &document.value else {
+        return Err(document_error(
+            "",
+            format!(
+                "the catalog must be a JSON array of tools, found {}",
+                describe(&document.value)
+            ),
+        ));
+    };
+    if entries.is_empty() {
+        return Err(document_error(
+            "",
+            "the catalog has no tools; give at least one".into(),
+        ));
+    }
+    let mut totals = Totals::default();
+    let mut tools: Vec<ToolSpec> = Vec::with_capacity(entries.len());
+    for (index, entry) in entries.iter().enumerate() {
+        let tool = read_tool(index, entry, &mut totals)?;
+        if let Some(earlier) = tools.iter().position(|t| t.name == tool.name) {
+            return Err(tool_error(
+                &quote(&tool.name),
+                "/name",
+                format!(
+                    "{} is already the name of tool #{earlier}",
+                    quote(&tool.name)
+                ),
+            ));
+        }
+        tools.push(tool);
+    }
+    Ok(Catalog { tools })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The document as a tree.
+
+struct Node<'a> {
+    value: Value<'a>,
+}
+
+enum Value<'a> {
+    /// Members in document order, duplicates kept (the walk refuses them, with a pointer).
+    Object(Vec<(String, Node<'a>)>),
+    Array(Vec<Node<'a>>),
+    String(String),
+    /// As written.
+    Number(&'a str),
+    Bool(bool),
+    Null,
+}
+
+/// A container being read, and the key its next member goes under.
+struct Frame<'a> {
+    node: Node<'a>,
+    key: Option<String>,
+}
+
+fn parse(bytes: &[u8]) -> Result<Node<'_>, CatalogError> {
+    let mut tokens = Tokenizer::with_limit(bytes, MAX_CATALOG);
+    let mut stack: Vec<Frame<'_>> = Vec::new();
+    loop {
+        let token = match tokens.next() {
+            Ok(Some(token)) => token,
+            Ok(None) => unreachable_end(),
+            Err(err) => {
+                let rule = if err.code() == "too_large" {
+                    format!("the file is over {MAX_CATALOG} bytes")
+                } else if err.code() == "too_deep" {
+                    format!("not a catalog: {err}")
+                } else {
+                    format!("not JSON: {err}")
+                };
+                return Err(document_error("", rule));
+            }
+        };
+        let value = match token.kind {
+            Kind::ObjectStart | Kind::ArrayStart => {
+                let value = if token.kind == Kind::ObjectStart {
+                    Value::Object(Vec::new())
+                } else {
+                    Value::Array(Vec::new())
+                };
+                stack.push(Frame {
+                    node: Node { value },
+                    key: None,
+                });
+                continue;
+            }
+            Kind::Key => {
+                if let Some(frame) = stack.last_mut() {
+                    frame.key = Some(text(token.raw));
+                }
+                continue;
+            }
+            Kind::ObjectEnd | Kind::ArrayEnd => match stack.pop() {
+                Some(frame) => frame.node,
+                None => unreachable_end(),
+            },
+            Kind::String => Node {
+                value: Value::String(text(token.raw)),
+            },
+            Kind::Number => Node {
+                // Number tokens are ASCII by the grammar.
+                value: Value::Number(std::str::from_utf8(token.raw).unwrap_or("0")),
+            },
+            Kind::True | Kind::False => Node {
+                value: Value::Bool(token.kind == Kind::True),
+            },
+            Kind::Null => Node { value: Value::Null },
+        };
+        match stack.last_mut() {
+            None => {
+                // The document's one value is complete: the rest must be whitespace.
+                return match tokens.finish() {
+                    Ok(()) => Ok(value),
+                    Err(err) => Err(document_error("", format!("not JSON: {err}"))),
+                };
+            }
+            Some(frame) => match &mut frame.node.value {
+                Value::Object(members) => {
+                    members.push((frame.key.take().unwrap_or_default(), value))
+                }
+                Value::Array(elements) => elements.push(value),
+                _ => unreachable_end(),
+            },
+        }
+    }
+}
+
+/// The tokenizer never ends a document, or closes a container, that was not opened: a
+/// well-formed token stream cannot get here.
+fn unreachable_end() -> ! {
+    unreachable!("the tokenizer ended a document it had not started")
+}
+
+fn text(literal: &[u8]) -> String {
+    let mut out = String::new();
+    decode(literal, |c| out.push(c));
+    out
+}
+
+fn describe(value: &Value<'_>) -> &'static str {
+    match value {
+        Value::Object(_) => "an object",
+        Value::Array(_) => "an array",
+        Value::String(_) => "a string",
+        Value::Number(_) => "a number",
+        Value::Bool(_) => "a boolean",
+        Value::Null => "null",
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors and pointers.
+
+fn document_error(pointer: &str, rule: String) -> CatalogError {
+    CatalogError {
+        tool: None,
+        pointer: pointer.into(),
+        rule,
+    }
+}
+
+fn tool_error(tool: &str, pointer: &str, rule: String) -> CatalogError {
+    CatalogError {
+        tool: Some(tool.into()),
+        pointer: pointer.into(),
+        rule,
+    }
+}
+
+/// `pointer` extended by one reference token, escaped as RFC 6901 section 3 asks.
+fn child(pointer: &str, token: &str) -> String {
+    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
+    out.push_str(pointer);
+    out.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A name or value as messages show it: in double quotes, escaped so it stays on one line.
+fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The first key that appears twice in an object's members, if any.
+fn duplicate<'m>(members: &'m [(String, Node<'_>)]) -> Option<&'m str> {
+    let mut seen: Vec<&str> = Vec::with_capacity(members.len());
+    for (key, _) in members {
+        if seen.contains(&key.as_str()) {
+            return Some(key);
+        }
+        seen.push(key);
+    }
+    None
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tools.
+
+const TOOL_FIELDS: &str = "name, description, inputSchema, annotations";
+
+fn read_tool(
+    index: usize,
+    entry: &Node<'_>,
+    totals: &mut Totals,
+) -> Result<ToolSpec, CatalogError> {
+    let at = format!("/{index}");
+    let Value::Object(members) = &entry.value else {
+        return Err(document_error(
+            &at,
+            format!("a tool must be an object, found {}", describe(&entry.value)),
+        ));
+    };
+    let label = match members.iter().find(|(key, _)| key == "name") {
+        Some((
+            _,
+            Node {
+                value: Value::String(name),
+                ..
+            },
+        )) => quote(name),
+        _ => format!("#{index}"),
+    };
+    let fail = |pointer: &str, rule: String| Err(tool_error(&label, pointer, rule));
+    if let Some(key) = duplicate(members) {
+        return fail(&child("", key), format!("{} appears twice", quote(key)));
+    }
+    for (key, _) in members {
+        if !matches!(
+            key.as_str(),
+            "name" | "description" | "inputSchema" | "annotations"
+        ) {
+            return fail(
+                &child("", key),
+                format!(
+                    "{} is not a field of a catalog tool; expected {TOOL_FIELDS}",
+                    quote(key)
+                ),
+            );
+        }
+    }
+    let field = |name: &str| members.iter().find(|(key, _)| key == name).map(|(_, v)| v);
+
+    let name = match field("name") {
+        None => return fail("", "missing \"name\"; every tool needs one".into()),
+        Some(Node {
+            value: Value::String(name),
+            ..
+        }) => name.clone(),
+        Some(other) => {
+            return fail(
+                "/name",
+                format!("must be a string, found {}", describe(&other.value)),
+            )
+        }
+    };
+    if !is_tool_name(&name) {
+        return fail(
+            "/name",
+            format!(
+                "{} must match ^[a-zA-Z_][a-zA-Z0-9_-]{{0,63}}$ (OpenAI's and Anthropic's \
+                 ^[a-zA-Z0-9_-]{{1,64}}$, starting with a letter or underscore as Gemini asks)",
+                quote(&name)
+            ),
+        );
+    }
+    let description = match field("description") {
+        None => return fail("", "missing \"description\"; every tool needs one".into()),
+        Some(Node {
+            value: Value::String(text),
+            ..
+        }) => text.clone(),
+        Some(other) => {
+            return fail(
+                "/description",
+                format!("must be a string, found {}", describe(&other.value)),
+            )
+        }
+    };
+    if description.len() > MAX_DESCRIPTION {
+        return fail(
+            "/description",
+            format!(
+                "{} bytes; OpenAI allows at most {MAX_DESCRIPTION}",
+                description.len()
+            ),
+        );
+    }
+
+    // MCP's defaults (modelcontextprotocol.io/specification, schema.ts `ToolAnnotations`):
+    // readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true.
+    // destructiveHint is "meaningful only when readOnlyHint == false", so a read-only tool's
+    // absent destructiveHint is false here, and an explicit true is refused.
+    let mut hints: [Option<bool>; 4] = [None; 4];
+    const HINTS: [&str; 4] = [
+        "readOnlyHint",
+        "destructiveHint",
+        "idempotentHint",
+        "openWorldHint",
+    ];
+    if let Some(annotations) = field("annotations") {
+        let Value::Object(members) = &annotations.value else {
+            return fail(
+                "/annotations",
+                format!("must be an object, found {}", describe(&annotations.value)),
+            );
+        };
+        if let Some(key) = duplicate(members) {
+            return fail(
+                &child("/annotations", key),
+                format!("{} appears twice", quote(key)),
+            );
+        }
+        for (key, value) in members {
+            let pointer = child("/annotations", key);
+            let Some(slot) = HINTS.iter().position(|hint| hint == key) else {
+                return fail(
+                    &pointer,
+                    format!(
+                        "{} is not a hint this catalog keeps; expected readOnlyHint, \
+                         destructiveHint, idempotentHint, openWorldHint",
+                        quote(key)
+                    ),
+                );
+            };
+            let Value::Bool(flag) = value.value else {
+                return fail(
+                    &pointer,
+                    format!("must be a boolean, found {}", describe(&value.value)),
+                );
+            };
+            hints[slot] = Some(flag);
+        }
+    }
+    let read_only = hints[0].unwrap_or(false);
+    if read_only && hints[1] == Some(true) {
+        return fail(
+            "/annotations/destructiveHint",
+            "true, but readOnlyHint is true: MCP gives destructiveHint meaning only when \
+             readOnlyHint is false, so a read-only tool cannot be destructive"
+                .into(),
+        );
+    }
+
+    let Some(input) = field("inputSchema") else {
+        return fail("", "missing \"inputSchema\"; every tool needs one".into());
+    };
+    let input = read_schema(input, "/inputSchema", 1, true, totals)
+        .map_err(|(pointer, rule)| tool_error(&label, &pointer, rule))?;
+    Ok(ToolSpec {
+        name,
+        description,
+        read_only,
+        destructive: hints[1].unwrap_or(!read_only),
+        idempotent: hints[2].unwrap_or(false),
+        open_world: hints[3].unwrap_or(true),
+        input,
+    })
+}
+
+fn is_tool_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    (1..=64).contains(&bytes.len())
+        && bytes.iter().enumerate().all(|(i, &b)| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => true,
+            b'0'..=b'9' | b'-' => i > 0,
+            _ => false,
+        })
+}
+
+fn is_property_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    (1..=64).contains(&bytes.len())
+        && bytes.iter().enumerate().all(|(i, &b)| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => true,
+            b'0'..=b'9' => i > 0,
+            _ => false,
+        })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas.
+
+/// Counts kept across the whole catalog, for OpenAI strict's limits.
+#[derive(Default)]
+struct Totals {
+    properties: usize,
+    enum_values: usize,
+}
+
+/// A refusal inside a schema: the pointer (within the tool) and the rule.
+type SchemaError = (String, String);
+
+const TYPES: &str = "object, array, string, integer, number, boolean";
+
+/// Which types each keyword of the subset applies to; `type` and `description` apply to all.
+const KEYWORDS: [(&str, &[&str]); 11] = [
+    ("properties", &["object"]),
+    ("required", &["object"]),
+    ("additionalProperties", &["object"]),
+    ("items", &["array"]),
+    ("minItems", &["array"]),
+    ("maxItems", &["array"]),
+    ("enum", &["string"]),
+    ("minLength", &["string"]),
+    ("maxLength", &["string"]),
+    ("minimum", &["integer", "number"]),
+    ("maximum", &["integer", "number"]),
+];
+
+fn read_schema(
+    node: &Node<'_>,
+    pointer: &str,
+    object_depth: usize,
+    root: bool,
+    totals: &mut Totals,
+) -> Result<NodeSpec, SchemaError> {
+    let fail = |pointer: String, rule: String| Err((pointer, rule));
+    let Value::Object(members) = &node.value else {
+        return fail(
+            pointer.into(),
+            format!(
+                "a schema must be an object, found {}",
+                describe(&node.value)
+            ),
+        );
+    };
+    if let Some(key) = duplicate(members) {
+        return fail(child(pointer, key), format!("{} appears twice", quote(key)));
+    }
+    let field = |name: &str| members.iter().find(|(key, _)| key == name).map(|(_, v)| v);
+
+    let ty: &'static str = match field("type") {
+        None => {
+            return fail(
+                pointer.into(),
+                format!("missing \"type\"; give exactly one of {TYPES}"),
+            )
+        }
+        Some(Node {
+            value: Value::String(ty),
+            ..
+        }) => match ["object", "array", "string", "integer", "number", "boolean"]
+            .into_iter()
+            .find(|known| known == ty)
+        {
+            Some(known) => known,
+            None => {
+                return fail(
+                    child(pointer, "type"),
+                    format!(
+                        "{} is not a supported type; expected one of {TYPES}",
+                        quote(ty)
+                    ),
+                )
+            }
+        },
+        Some(Node {
+            value: Value::Array(_),
+            ..
+        }) => {
+            return fail(
+                child(pointer, "type"),
+                format!("a list of types is not supported; give exactly one of {TYPES}"),
+            )
+        }
+        Some(other) => {
+            return fail(
+                child(pointer, "type"),
+                format!("must be a string, found {}", describe(&other.value)),
+            )
+        }
+    };
+    if root && ty != "object" {
+        return fail(
+            child(pointer, "type"),
+            format!("the arguments must be an object, found {}", quote(ty)),
+        );
+    }
+    if ty == "object" && object_depth > MAX_OBJECT_NESTING {
+        return fail(
+            pointer.into(),
+            format!(
+                "{object_depth} levels of object nesting; OpenAI strict allows at most \
+                 {MAX_OBJECT_NESTING}"
+            ),
+        );
+    }
+
+    // Every keyword must be in the subset and apply to this type.
+    for (key, _) in members {
+        let applies = match key.as_str() {
+            "type" | "description" => true,
+            "$schema" if root => true,
+            "$schema" => {
+                return fail(
+                    child(pointer, key),
+                    "only the root of inputSchema may have \"$schema\"".into(),
+                )
+            }
+            "default" => {
+                if matches!(ty, "object" | "array") {
+                    return fail(
+                        child(pointer, key),
+                        format!(
+                            "\"default\" applies to string, integer, number and boolean \
+                             schemas, not {ty}"
+                        ),
+                    );
+                }
+                true
+            }
+            other => match KEYWORDS.iter().find(|(keyword, _)| *keyword == other) {
+                Some((_, types)) if types.contains(&ty) => true,
+                Some((keyword, types)) => {
+                    return fail(
+                        child(pointer, key),
+                        format!(
+                            "\"{keyword}\" applies to {} schemas, not {ty}",
+                            types.join(" and ")
+                        ),
+                    )
+                }
+                None => false,
+            },
+        };
+        if !applies {
+            return fail(
+                child(pointer, key),
+                format!(
+                    "keyword {} is not supported; the catalog's schema subset is type, \
+                     description, properties, required, additionalProperties, items, minItems, \
+                     maxItems, enum, minLength, maxLength, minimum, maximum, default, and \
+                     $schema at the root",
+                    quote(key)
+                ),
+            );
+        }
+    }
+
+    let mut spec = NodeSpec {
+        ty,
+        description: None,
+        default: None,
+        properties: Vec::new(),
+        has_required: false,
+        closed: false,
+        items: None,
+        min_items: None,
+        max_items: None,
+        enumeration: None,
+        min_length: None,
+        max_length: None,
+        minimum: None,
+        maximum: None,
+    };
+    let string_of = |key: &str| -> Result<Option<String>, SchemaError> {
+        match field(key) {
+            None => Ok(None),
+            Some(Node {
+                value: Value::String(text),
+                ..
+            }) => Ok(Some(text.clone())),
+            Some(other) => Err((
+                child(pointer, key),
+                format!("must be a string, found {}", describe(&other.value)),
+            )),
+        }
+    };
+    spec.description = string_of("description")?;
+    string_of("$schema")?;
+
+    match ty {
+        "object" => read_object(&mut spec, &field, pointer, object_depth, root, totals)?,
+        "array" => {
+            let Some(items) = field("items") else {
+                return fail(
+                    pointer.into(),
+                    "an array schema needs \"items\", one schema for every element".into(),
+                );
+            };
+            if let Value::Array(_) = items.value {
+                return fail(
+                    child(pointer, "items"),
+                    "must be one schema object; a list of schemas (a tuple) is not supported"
+                        .into(),
+                );
+            }
+            let items_pointer = child(pointer, "items");
+            spec.items = Some(Box::new(read_schema(
+                items,
+                &items_pointer,
+                object_depth + 1,
+                false,
+                totals,
+            )?));
+            (spec.min_items, spec.max_items) = counts(&field, pointer, "minItems", "maxItems")?;
+        }
+        "string" => {
+            (spec.min_length, spec.max_length) = counts(&field, pointer, "minLength", "maxLength")?;
+            if let Some(values) = field("enum") {
+                spec.enumeration = Some(read_enum(values, pointer, totals)?);
+            }
+        }
+        "integer" | "number" => {
+            let bound = |key: &str| -> Result<Option<(String, f64)>, SchemaError> {
+                match field(key) {
+                    None => Ok(None),
+                    Some(Node {
+                        value: Value::Number(text),
+                        ..
+                    }) => match text.parse::<f64>() {
+                        Ok(value) if value.is_finite() => Ok(Some((text.to_string(), value))),
+                        _ => Err((
+                            child(pointer, key),
+                            format!("{text} is out of range for a 64-bit float"),
+                        )),
+                    },
+                    Some(other) => Err((
+                        child(pointer, key),
+                        format!("must be a number, found {}", describe(&other.value)),
+                    )),
+                }
+            };
+            let minimum = bound("minimum")?;
+            let maximum = bound("maximum")?;
+            if let (Some((low, low_value)), Some((high, high_value))) = (&minimum, &maximum) {
+                if low_value > high_value {
+                    return fail(
+                        child(pointer, "minimum"),
+                        format!("{low} is more than maximum {high}"),
+                    );
+                }
+            }
+            spec.minimum = minimum.map(|(text, _)| text);
+            spec.maximum = maximum.map(|(text, _)| text);
+        }
+        _ => {}
+    }
+    if let Some(default) = field("default") {
+        spec.default = Some(read_default(default, &spec, pointer)?);
+    }
+    Ok(spec)
+}
+
+fn read_object<'n>(
+    spec: &mut NodeSpec,
+    field: &dyn Fn(&str) -> Option<&'n Node<'n>>,
+    pointer: &str,
+    object_depth: usize,
+    root: bool,
+    totals: &mut Totals,
+) -> Result<(), SchemaError> {
+    let properties_pointer = child(pointer, "properties");
+    match field("properties") {
+        None => {}
+        Some(Node {
+            value: Value::Object(members),
+            ..
+        }) => {
+            if let Some(key) = duplicate(members) {
+                return Err((
+                    child(&properties_pointer, key),
+                    format!("{} appears twice", quote(key)),
+                ));
+            }
+            for (name, node) in members {
+                let property_pointer = child(&properties_pointer, name);
+                if !is_property_name(name) {
+                    return Err((
+                        property_pointer,
+                        format!(
+                            "property name {} must match ^[a-zA-Z_][a-zA-Z0-9_]{{0,63}}$",
+                            quote(name)
+                        ),
+                    ));
+                }
+                totals.properties += 1;
+                if totals.properties > MAX_PROPERTIES {
+                    return Err((
+                        property_pointer,
+                        format!(
+                            "property {} of the catalog; OpenAI strict allows at most \
+                             {MAX_PROPERTIES} in all",
+                            totals.properties
+                        ),
+                    ));
+                }
+                let schema = read_schema(node, &property_pointer, object_depth + 1, false, totals)?;
+                spec.properties.push((name.clone(), false, schema));
+            }
+        }
+        Some(other) => {
+            return Err((
+                properties_pointer,
+                format!("must be an object, found {}", describe(&other.value)),
+            ))
+        }
+    }
+    if !root && spec.properties.is_empty() {
+        let at = if field("properties").is_some() {
+            properties_pointer
+        } else {
+            pointer.to_string()
+        };
+        return Err((at, "a nested object must have at least one property".into()));
+    }
+    spec.properties
+        .sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+
+    if let Some(required) = field("required") {
+        let required_pointer = child(pointer, "required");
+        let Value::Array(names) = &required.value else {
+            return Err((
+                required_pointer,
+                format!(
+                    "must be an array of property names, found {}",
+                    describe(&required.value)
+                ),
+            ));
+        };
+        spec.has_required = true;
+        for (i, name) in names.iter().enumerate() {
+            let at = child(&required_pointer, &i.to_string());
+            let Value::String(name) = &name.value else {
+                return Err((
+                    at,
+                    format!("must be a property name, found {}", describe(&name.value)),
+                ));
+            };
+            let Some(property) = spec.properties.iter_mut().find(|p| &p.0 == name) else {
+                return Err((
+                    at,
+                    format!("{} is not a property of this object", quote(name)),
+                ));
+            };
+            if property.1 {
+                return Err((at, format!("{} appears twice", quote(name))));
+            }
+            property.1 = true;
+        }
+    }
+    match field("additionalProperties") {
+        None => {}
+        Some(Node {
+            value: Value::Bool(false),
+            ..
+        }) => spec.closed = true,
+        Some(other) => {
+            let found = match other.value {
+                Value::Bool(true) => "true",
+                _ => describe(&other.value),
+            };
+            return Err((
+                child(pointer, "additionalProperties"),
+                format!(
+                    "only false is supported, found {found}: an open object can be neither \
+                     declared strictly nor checked"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A pair of count keywords (`minItems`/`maxItems`, `minLength`/`maxLength`): non-negative
+/// integers, the first not above the second.
+fn counts<'n>(
+    field: &dyn Fn(&str) -> Option<&'n Node<'n>>,
+    pointer: &str,
+    low: &str,
+    high: &str,
+) -> Result<(Option<u64>, Option<u64>), SchemaError> {
+    let count = |key: &str| -> Result<Option<u64>, SchemaError> {
+        let Some(node) = field(key) else {
+            return Ok(None);
+        };
+        let found = match node.value {
+            Value::Number(text) => text.to_string(),
+            _ => describe(&node.value).to_string(),
+        };
+        match node.value {
+            Value::Number(text) if text.bytes().all(|b| b.is_ascii_digit()) => {
+                text.parse::<u64>().map(Some).map_err(|_| {
+                    (
+                        child(pointer, key),
+                        format!("{text} is too large for a count"),
+                    )
+                })
+            }
+            _ => Err((
+                child(pointer, key),
+                format!("must be a non-negative integer, found {found}"),
+            )),
+        }
+    };
+    let (min, max) = (count(low)?, count(high)?);
+    if let (Some(min), Some(max)) = (min, max) {
+        if min > max {
+            return Err((
+                child(pointer, low),
+                format!("{min} is more than {high} {max}"),
+            ));
+        }
+    }
+    Ok((min, max))
+}
+
+fn read_enum(
+    values: &Node<'_>,
+    pointer: &str,
+    totals: &mut Totals,
+) -> Result<Vec<String>, SchemaError> {
+    let enum_pointer = child(pointer, "enum");
+    let Value::Array(elements) = &values.value else {
+        return Err((
+            enum_pointer,
+            format!(
+                "must be an array of strings, found {}",
+                describe(&values.value)
+            ),
+        ));
+    };
+    if elements.is_empty() {
+        return Err((enum_pointer, "must list at least one value".into()));
+    }
+    let mut out: Vec<String> = Vec::with_capacity(elements.len());
+    for (i, element) in elements.iter().enumerate() {
+        let at = child(&enum_pointer, &i.to_string());
+        let Value::String(text) = &element.value else {
+            return Err((
+                at,
+                format!("must be a string, found {}", describe(&element.value)),
+            ));
+        };
+        if out.contains(text) {
+            return Err((at, format!("{} appears twice", quote(text))));
+        }
+        totals.enum_values += 1;
+        if totals.enum_values > MAX_ENUM_VALUES {
+            return Err((
+                at,
+                format!(
+                    "enum value {} of the catalog; OpenAI strict allows at most \
+                     {MAX_ENUM_VALUES} in all",
+                    totals.enum_values
+                ),
+            ));
+        }
+        out.push(text.clone());
+    }
+    Ok(out)
+}
+
+/// A default of the node's own type, within its enum and bounds.
+fn read_default(
+    node: &Node<'_>,
+    spec: &NodeSpec,
+    pointer: &str,
+) -> Result<DefaultSpec, SchemaError> {
+    let at = child(pointer, "default");
+    let wrong = |what: &str| {
+        Err((
+            at.clone(),
+            format!(
+                "must be {what}, as the schema's type says; found {}",
+                describe(&node.value)
+            ),
+        ))
+    };
+    match (spec.ty, &node.value) {
+        ("string", Value::String(text)) => {
+            if let Some(values) = &spec.enumeration {
+                if !values.contains(text) {
+                    return Err((
+                        at,
+                        format!("{} is not one of the enum's values", quote(text)),
+                    ));
+                }
+            }
+            let length = text.chars().count() as u64;
+            if spec.min_length.is_some_and(|min| length < min)
+                || spec.max_length.is_some_and(|max| length > max)
+            {
+                return Err((
+                    at,
+                    format!(
+                        "{} has {length} characters, outside minLength/maxLength",
+                        quote(text)
+                    ),
+                ));
+            }
+            Ok(DefaultSpec::String(text.clone()))
+        }
+        ("string", _) => wrong("a string"),
+        ("integer" | "number", Value::Number(text)) => {
+            let value: f64 = text.parse().unwrap_or(f64::NAN);
+            if !value.is_finite() {
+                return Err((at, format!("{text} is out of range for a 64-bit float")));
+            }
+            if spec.ty == "integer" && value.fract() != 0.0 {
+                return Err((at, format!("{text} is not an integer")));
+            }
+            let below = spec
+                .minimum
+                .as_ref()
+                .is_some_and(|min| value < min.parse().unwrap_or(f64::NEG_INFINITY));
+            let above = spec
+                .maximum
+                .as_ref()
+                .is_some_and(|max| value > max.parse().unwrap_or(f64::INFINITY));
+            if below || above {
+                return Err((at, format!("{text} is outside minimum/maximum")));
+            }
+            Ok(DefaultSpec::Number(text.to_string()))
+        }
+        ("integer", _) => wrong("an integer"),
+        ("number", _) => wrong("a number"),
+        ("boolean", Value::Bool(flag)) => Ok(DefaultSpec::Boolean(*flag)),
+        _ => wrong("a boolean"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Rust tables.
+
+/// The Rust source of `TOOLS`, the static model that `catalog.rs` includes. `source` names the
+/// file in a comment.
+pub fn rust_tables(catalog: &Catalog, source: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "// Generated by build.rs from {source:?}. Do not edit."
+    );
+    let _ = writeln!(out, "pub static TOOLS: [Tool; {}] = [", catalog.tools.len());
+    for tool in &catalog.tools {
+        let _ = writeln!(
+            out,
+            "    Tool {{\n        name: {:?},\n        description: {:?},\n        hints: Hints {{ \
+             read_only: {}, destructive: {}, idempotent: {}, open_world: {} }},\n        input: {},\n    }},",
+            tool.name,
+            tool.description,
+            tool.read_only,
+            tool.destructive,
+            tool.idempotent,
+            tool.open_world,
+            node_expression(&tool.input),
+        );
+    }
+    out.push_str("];\n");
+    out
+}
+
+fn node_expression(node: &NodeSpec) -> String {
+    let ty = match node.ty {
+        "object" => "Object",
+        "array" => "Array",
+        "string" => "String",
+        "integer" => "Integer",
+        "number" => "Number",
+        _ => "Boolean",
+    };
+    let mut out = String::from("Schema { ");
+    if let Some(text) = &node.description {
+        let _ = write!(out, "description: Some({text:?}), ");
+    }
+    match &node.default {
+        None => {}
+        Some(DefaultSpec::String(text)) => {
+            let _ = write!(out, "default: Some(Scalar::String({text:?})), ");
+        }
+        Some(DefaultSpec::Number(text)) => {
+            let _ = write!(out, "default: Some(Scalar::Number({text:?})), ");
+        }
+        Some(DefaultSpec::Boolean(flag)) => {
+            let _ = write!(out, "default: Some(Scalar::Boolean({flag})), ");
+        }
+    }
+    if !node.properties.is_empty() {
+        out.push_str("properties: &[");
+        for (name, required, schema) in &node.properties {
+            let _ = write!(
+                out,
+                "Property {{ name: {name:?}, required: {required}, schema: {} }}, ",
+                node_expression(schema)
+            );
+        }
+        out.push_str("], ");
+    }
+    if node.has_required {
+        out.push_str("has_required: true, ");
+    }
+    if node.closed {
+        out.push_str("closed: true, ");
+    }
+    if let Some(items) = &node.items {
+        let _ = write!(out, "items: Some(&{}), ", node_expression(items));
+    }
+    for (key, value) in [
+        ("min_items", node.min_items),
+        ("max_items", node.max_items),
+        ("min_length", node.min_length),
+        ("max_length", node.max_length),
+    ] {
+        if let Some(count) = value {
+            let _ = write!(out, "{key}: Some({count}), ");
+        }
+    }
+    if let Some(values) = &node.enumeration {
+        let _ = write!(out, "enumeration: Some(&{values:?}), ");
+    }
+    for (key, value) in [("minimum", &node.minimum), ("maximum", &node.maximum)] {
+        if let Some(text) = value {
+            let _ = write!(out, "{key}: Some({text:?}), ");
+        }
+    }
+    let _ = write!(out, "..Schema::of(Type::{ty}) }}");
+    out
+}

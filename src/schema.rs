@@ -1,0 +1,128 @@
+//! The catalog's model: a tool, and the tree of JSON Schema nodes that describes its arguments.
+//!
+//! One model serves both halves of the tool contract. The renderer (`wire.rs`) walks it to write
+//! each provider's declaration, and a call checker walks the same tree to judge a model's
+//! arguments. `build.rs` fills it from the catalog file, after checking every rule, as `static`
+//! data. Each node holds only the keywords of the subset that the catalog reader accepts (see
+//! the README's "Catalog" section), and the renderer writes them in byte order.
+
+/// A tool: what the model sees of it.
+#[derive(Debug)]
+pub struct Tool {
+    /// `^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`, unique in the catalog.
+    pub name: &'static str,
+    /// At most [`MAX_DESCRIPTION`] bytes.
+    pub description: &'static str,
+    /// The arguments: always an [`Type::Object`] node, possibly without properties.
+    pub input: Schema,
+    /// What the tool does to its environment, for MCP's annotations.
+    pub hints: Hints,
+}
+
+/// MCP's behaviour hints (`ToolAnnotations` in the MCP schema), resolved: a hint the catalog
+/// leaves out has MCP's default here, and every hint is written out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hints {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    pub open_world: bool,
+}
+
+/// One schema node. Keywords that do not apply to its type are `None` or empty: the catalog
+/// reader refuses them.
+#[derive(Debug)]
+pub struct Schema {
+    pub ty: Type,
+    pub description: Option<&'static str>,
+    /// A scalar node's default, of its own type.
+    pub default: Option<Scalar>,
+    /// An object's properties, sorted by name in byte order: the order they are written in.
+    pub properties: &'static [Property],
+    /// Whether the catalog gave `required` for this object (possibly empty). Which properties are
+    /// required is on each [`Property`].
+    pub has_required: bool,
+    /// The catalog gave `additionalProperties: false`.
+    pub closed: bool,
+    /// An array's element schema.
+    pub items: Option<&'static Schema>,
+    pub min_items: Option<u64>,
+    pub max_items: Option<u64>,
+    /// A string's allowed values, in the catalog's order.
+    pub enumeration: Option<&'static [&'static str]>,
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    /// Bounds of an integer or number, as the catalog spelled them.
+    pub minimum: Option<&'static str>,
+    pub maximum: Option<&'static str>,
+}
+
+impl Schema {
+    /// A node of type `ty` with no keywords: what generated tables fill in with `..`.
+    pub const fn of(ty: Type) -> Schema {
+        Schema {
+            ty,
+            description: None,
+            default: None,
+            properties: &[],
+            has_required: false,
+            closed: false,
+            items: None,
+            min_items: None,
+            max_items: None,
+            enumeration: None,
+            min_length: None,
+            max_length: None,
+            minimum: None,
+            maximum: None,
+        }
+    }
+}
+
+/// One named property of an object node.
+#[derive(Debug)]
+pub struct Property {
+    /// `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`, a name every provider accepts as a property key.
+    pub name: &'static str,
+    /// Listed in the object's `required`.
+    pub required: bool,
+    pub schema: Schema,
+}
+
+/// A scalar default value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    String(&'static str),
+    /// As the catalog spelled it.
+    Number(&'static str),
+    Boolean(bool),
+}
+
+/// The JSON Schema types a node can have: exactly one each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    Object,
+    Array,
+    String,
+    Integer,
+    Number,
+    Boolean,
+}
+
+impl Type {
+    /// The JSON Schema spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Type::Object => "object",
+            Type::Array => "array",
+            Type::String => "string",
+            Type::Integer => "integer",
+            Type::Number => "number",
+            Type::Boolean => "boolean",
+        }
+    }
+}
+
+/// The longest tool description accepted, in bytes: OpenAI's limit for `function.description`
+/// (its API answers `string_above_max_length` past it).
+pub const MAX_DESCRIPTION: usize = 1024;

@@ -1,0 +1,123 @@
+//! A byte sink that `const fn`s write JSON into, so the compiler can render every declaration
+//! when the crate is compiled.
+//!
+//! It knows JSON's lexical rules only: raw bytes, booleans, whole numbers and string literals
+//! with the 256-entry escape table below. Which keys come in which order is the caller's (see
+//! `wire.rs`).
+
+/// A byte sink that `const fn`s can write JSON into. Bytes past `N` are counted, not stored,
+/// so `Buf<0>` measures and `Buf<exact size>` fills.
+pub(crate) struct Buf<const N: usize> {
+    pub(crate) bytes: [u8; N],
+    pub(crate) len: usize,
+}
+
+impl<const N: usize> Buf<N> {
+    pub(crate) const fn new() -> Buf<N> {
+        Buf {
+            bytes: [0; N],
+            len: 0,
+        }
+    }
+
+    const fn byte(&mut self, byte: u8) {
+        if self.len < N {
+            self.bytes[self.len] = byte;
+        }
+        self.len += 1;
+    }
+
+    /// Bytes that are already JSON: punctuation and keys.
+    pub(crate) const fn raw(&mut self, bytes: &[u8]) {
+        let mut i = 0;
+        while i < bytes.len() {
+            self.byte(bytes[i]);
+            i += 1;
+        }
+    }
+
+    pub(crate) const fn boolean(&mut self, value: bool) {
+        self.raw(if value { b"true" } else { b"false" });
+    }
+
+    /// A whole number, in decimal with no leading zeros: how the catalog spells a count.
+    pub(crate) const fn unsigned(&mut self, value: u64) {
+        let mut digits = [0u8; 20];
+        let mut len = 0;
+        let mut rest = value;
+        loop {
+            digits[len] = b'0' + (rest % 10) as u8;
+            len += 1;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        while len > 0 {
+            len -= 1;
+            self.byte(digits[len]);
+        }
+    }
+
+    /// `value` as a JSON string literal: `"` and `\\` escaped, control characters as short or
+    /// `\\u00XX` escapes, everything else, non-ASCII included, as it is.
+    pub(crate) const fn string(&mut self, value: &str) {
+        let bytes = value.as_bytes();
+        self.byte(b'"');
+        let mut i = 0;
+        while i < bytes.len() {
+            match escape(bytes[i]) {
+                (_, 0) => self.byte(bytes[i]),
+                (escape, len) => self.raw(escape.split_at(len).0),
+            }
+            i += 1;
+        }
+        self.byte(b'"');
+    }
+}
+
+/// How `byte` is written inside a JSON string: the escape and its length, or a length of 0 when
+/// the byte stands for itself. Shared by the compile-time writer and stream mode's error lines.
+#[allow(clippy::just_underscores_and_digits)] // `__` reads as "nothing to do", as in the table
+pub(crate) const fn escape(byte: u8) -> ([u8; 6], usize) {
+    let (high, low) = (HEX[(byte >> 4) as usize], HEX[(byte & 0xF) as usize]);
+    match ESCAPE[byte as usize] {
+        __ => ([0; 6], 0),
+        UU => ([b'\\', b'u', b'0', b'0', high, low], 6),
+        short => ([b'\\', short, 0, 0, 0, 0], 2),
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+const __: u8 = 0; // written as it is
+const BB: u8 = b'b'; // \x08
+const TT: u8 = b't'; // \x09
+const NN: u8 = b'n'; // \x0A
+const FF: u8 = b'f'; // \x0C
+const RR: u8 = b'r'; // \x0D
+const QU: u8 = b'"'; // \x22
+const BS: u8 = b'\\'; // \x5C
+const UU: u8 = b'u'; // \x00...\x1F except the ones above: \u00XX
+
+/// For each byte: `__` when it is written as it is, else the letter after the backslash.
+#[rustfmt::skip]
+const ESCAPE: [u8; 256] = [
+    //   1   2   3   4   5   6   7   8   9   A   B   C   D   E   F
+    UU, UU, UU, UU, UU, UU, UU, UU, BB, TT, NN, UU, FF, RR, UU, UU, // 0
+    UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, // 1
+    __, __, QU, __, __, __, __, __, __, __, __, __, __, __, __, __, // 2
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // 3
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // 4
+    __, __, __, __, __, __, __, __, __, __, __, __, BS, __, __, __, // 5
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // 6
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // 7
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // 8
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // 9
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // A
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // B
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // C
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // D
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // E
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // F
+];
