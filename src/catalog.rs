@@ -213,11 +213,15 @@ const _: () = check(&TOOLS);
 /// ```compile_fail,E0080
 /// use tool_schema::catalog::{check, Hints, Property, Schema, Tool, Type};
 /// const H: Hints = Hints { read_only: true, destructive: false, idempotent: true, open_world: false };
-/// const EMPTY: Property = Property { name: "a", required: false, schema: Schema::of(Type::Object) };
+/// const EMPTY: Property = Property {
+///     name: "a",
+///     required: false,
+///     schema: Schema { closed: true, ..Schema::of(Type::Object) },
+/// };
 /// const BAD: [Tool; 1] = [Tool {
 ///     name: "t",
 ///     description: "",
-///     // a nested object without properties
+///     // a nested object closed without properties: only {} would do
 ///     input: Schema { properties: &[EMPTY], ..Schema::of(Type::Object) },
 ///     hints: H,
 /// }];
@@ -296,8 +300,8 @@ const fn check_node(node: &Schema, root: bool) {
         "only an object has properties"
     );
     assert!(
-        !is_object || root || !properties.is_empty(),
-        "a nested object must have at least one property"
+        !is_object || root || !properties.is_empty() || !node.has_required && !node.closed,
+        "a nested object must have at least one property, or be free-form"
     );
     assert!(
         matches!(node.ty, Type::Array) == node.items.is_some(),

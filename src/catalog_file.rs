@@ -53,7 +53,7 @@ pub struct ToolSpec {
 pub struct NodeSpec {
     pub ty: &'static str,
     pub description: Option<String>,
-    pub default: Option<DefaultSpec>,
+    pub default: Option<ScalarSpec>,
     /// Sorted by name, byte order, with whether each is required.
     pub properties: Vec<(String, bool, NodeSpec)>,
     pub has_required: bool,
@@ -61,16 +61,17 @@ pub struct NodeSpec {
     pub items: Option<Box<NodeSpec>>,
     pub min_items: Option<u64>,
     pub max_items: Option<u64>,
-    pub enumeration: Option<Vec<String>>,
+    pub enumeration: Option<Vec<ScalarSpec>>,
     pub min_length: Option<u64>,
     pub max_length: Option<u64>,
     pub minimum: Option<String>,
     pub maximum: Option<String>,
 }
 
-/// A scalar default: a string (decoded), a number (as written) or a boolean.
+/// A scalar value, a default or an enum value: a string (decoded), a number (as written) or a
+/// boolean.
 #[derive(Debug, Clone, PartialEq)]
-pub enum DefaultSpec {
+pub enum ScalarSpec {
     String(String),
     Number(String),
     Boolean(bool),
@@ -531,7 +532,7 @@ const KEYWORDS: [(&str, &[&str]); 11] = [
     ("items", &["array"]),
     ("minItems", &["array"]),
     ("maxItems", &["array"]),
-    ("enum", &["string"]),
+    ("enum", &["string", "integer", "number"]),
     ("minLength", &["string"]),
     ("maxLength", &["string"]),
     ("minimum", &["integer", "number"]),
@@ -728,9 +729,6 @@ fn read_schema(
         }
         "string" => {
             (spec.min_length, spec.max_length) = counts(&field, pointer, "minLength", "maxLength")?;
-            if let Some(values) = field("enum") {
-                spec.enumeration = Some(read_enum(values, pointer, totals)?);
-            }
         }
         "integer" | "number" => {
             let bound = |key: &str| -> Result<Option<(String, f64)>, SchemaError> {
@@ -766,6 +764,9 @@ fn read_schema(
             spec.maximum = maximum.map(|(text, _)| text);
         }
         _ => {}
+    }
+    if let Some(values) = field("enum") {
+        spec.enumeration = Some(read_enum(values, ty, pointer, totals)?);
     }
     if let Some(default) = field("default") {
         spec.default = Some(read_default(default, &spec, pointer)?);
@@ -827,13 +828,21 @@ fn read_object<'n>(
             ))
         }
     }
-    if !root && spec.properties.is_empty() {
+    // A nested object that gives no `properties` (and is not closed) is free-form: any object.
+    // One that declares none, or closes itself with none, admits only `{}`, which no tool means.
+    let declared = field("properties").is_some() || field("additionalProperties").is_some();
+    if !root && spec.properties.is_empty() && declared {
         let at = if field("properties").is_some() {
             properties_pointer
         } else {
             pointer.to_string()
         };
-        return Err((at, "a nested object must have at least one property".into()));
+        return Err((
+            at,
+            "a nested object must have at least one property (or give neither properties nor \
+             additionalProperties, for a free-form object)"
+                .into(),
+        ));
     }
     spec.properties
         .sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
@@ -936,17 +945,20 @@ fn counts<'n>(
     Ok((min, max))
 }
 
+/// An enum: at least one value, each of the node's type, none twice (numbers compared by value,
+/// so `1` and `1.0` are the same value, as JSON Schema says).
 fn read_enum(
     values: &Node<'_>,
+    ty: &str,
     pointer: &str,
     totals: &mut Totals,
-) -> Result<Vec<String>, SchemaError> {
+) -> Result<Vec<ScalarSpec>, SchemaError> {
     let enum_pointer = child(pointer, "enum");
     let Value::Array(elements) = &values.value else {
         return Err((
             enum_pointer,
             format!(
-                "must be an array of strings, found {}",
+                "must be an array of values, found {}",
                 describe(&values.value)
             ),
         ));
@@ -954,17 +966,12 @@ fn read_enum(
     if elements.is_empty() {
         return Err((enum_pointer, "must list at least one value".into()));
     }
-    let mut out: Vec<String> = Vec::with_capacity(elements.len());
+    let mut out: Vec<ScalarSpec> = Vec::with_capacity(elements.len());
     for (i, element) in elements.iter().enumerate() {
         let at = child(&enum_pointer, &i.to_string());
-        let Value::String(text) = &element.value else {
-            return Err((
-                at,
-                format!("must be a string, found {}", describe(&element.value)),
-            ));
-        };
-        if out.contains(text) {
-            return Err((at, format!("{} appears twice", quote(text))));
+        let value = scalar_of(element, ty).map_err(|rule| (at.clone(), rule))?;
+        if out.iter().any(|seen| same_value(seen, &value)) {
+            return Err((at, "the same value appears twice".into()));
         }
         totals.enum_values += 1;
         if totals.enum_values > MAX_ENUM_VALUES {
@@ -977,9 +984,46 @@ fn read_enum(
                 ),
             ));
         }
-        out.push(text.clone());
+        out.push(value);
     }
     Ok(out)
+}
+
+/// A value of type `ty`, or why it is not one.
+fn scalar_of(node: &Node<'_>, ty: &str) -> Result<ScalarSpec, String> {
+    let wrong = |what: &str| {
+        Err(format!(
+            "must be {what}, as the schema's type says; found {}",
+            describe(&node.value)
+        ))
+    };
+    match (ty, &node.value) {
+        ("string", Value::String(text)) => Ok(ScalarSpec::String(text.clone())),
+        ("string", _) => wrong("a string"),
+        ("integer" | "number", Value::Number(text)) => {
+            let value: f64 = text.parse().unwrap_or(f64::NAN);
+            if !value.is_finite() {
+                return Err(format!("{text} is out of range for a 64-bit float"));
+            }
+            if ty == "integer" && value.fract() != 0.0 {
+                return Err(format!("{text} is not an integer"));
+            }
+            Ok(ScalarSpec::Number(text.to_string()))
+        }
+        ("integer", _) => wrong("an integer"),
+        ("number", _) => wrong("a number"),
+        ("boolean", Value::Bool(flag)) => Ok(ScalarSpec::Boolean(*flag)),
+        _ => wrong("a boolean"),
+    }
+}
+
+fn same_value(a: &ScalarSpec, b: &ScalarSpec) -> bool {
+    match (a, b) {
+        (ScalarSpec::Number(a), ScalarSpec::Number(b)) => {
+            a.parse::<f64>().ok() == b.parse::<f64>().ok()
+        }
+        _ => a == b,
+    }
 }
 
 /// A default of the node's own type, within its enum and bounds.
@@ -987,27 +1031,16 @@ fn read_default(
     node: &Node<'_>,
     spec: &NodeSpec,
     pointer: &str,
-) -> Result<DefaultSpec, SchemaError> {
+) -> Result<ScalarSpec, SchemaError> {
     let at = child(pointer, "default");
-    let wrong = |what: &str| {
-        Err((
-            at.clone(),
-            format!(
-                "must be {what}, as the schema's type says; found {}",
-                describe(&node.value)
-            ),
-        ))
-    };
-    match (spec.ty, &node.value) {
-        ("string", Value::String(text)) => {
-            if let Some(values) = &spec.enumeration {
-                if !values.contains(text) {
-                    return Err((
-                        at,
-                        format!("{} is not one of the enum's values", quote(text)),
-                    ));
-                }
-            }
+    let value = scalar_of(node, spec.ty).map_err(|rule| (at.clone(), rule))?;
+    if let Some(values) = &spec.enumeration {
+        if !values.iter().any(|allowed| same_value(allowed, &value)) {
+            return Err((at, "not one of the enum's values".into()));
+        }
+    }
+    match &value {
+        ScalarSpec::String(text) => {
             let length = text.chars().count() as u64;
             if spec.min_length.is_some_and(|min| length < min)
                 || spec.max_length.is_some_and(|max| length > max)
@@ -1020,17 +1053,9 @@ fn read_default(
                     ),
                 ));
             }
-            Ok(DefaultSpec::String(text.clone()))
         }
-        ("string", _) => wrong("a string"),
-        ("integer" | "number", Value::Number(text)) => {
+        ScalarSpec::Number(text) => {
             let value: f64 = text.parse().unwrap_or(f64::NAN);
-            if !value.is_finite() {
-                return Err((at, format!("{text} is out of range for a 64-bit float")));
-            }
-            if spec.ty == "integer" && value.fract() != 0.0 {
-                return Err((at, format!("{text} is not an integer")));
-            }
             let below = spec
                 .minimum
                 .as_ref()
@@ -1042,13 +1067,10 @@ fn read_default(
             if below || above {
                 return Err((at, format!("{text} is outside minimum/maximum")));
             }
-            Ok(DefaultSpec::Number(text.to_string()))
         }
-        ("integer", _) => wrong("an integer"),
-        ("number", _) => wrong("a number"),
-        ("boolean", Value::Bool(flag)) => Ok(DefaultSpec::Boolean(*flag)),
-        _ => wrong("a boolean"),
+        ScalarSpec::Boolean(_) => {}
     }
+    Ok(value)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1094,17 +1116,8 @@ fn node_expression(node: &NodeSpec) -> String {
     if let Some(text) = &node.description {
         let _ = write!(out, "description: Some({text:?}), ");
     }
-    match &node.default {
-        None => {}
-        Some(DefaultSpec::String(text)) => {
-            let _ = write!(out, "default: Some(Scalar::String({text:?})), ");
-        }
-        Some(DefaultSpec::Number(text)) => {
-            let _ = write!(out, "default: Some(Scalar::Number({text:?})), ");
-        }
-        Some(DefaultSpec::Boolean(flag)) => {
-            let _ = write!(out, "default: Some(Scalar::Boolean({flag})), ");
-        }
+    if let Some(value) = &node.default {
+        let _ = write!(out, "default: Some({}), ", scalar_expression(value));
     }
     if !node.properties.is_empty() {
         out.push_str("properties: &[");
@@ -1137,7 +1150,11 @@ fn node_expression(node: &NodeSpec) -> String {
         }
     }
     if let Some(values) = &node.enumeration {
-        let _ = write!(out, "enumeration: Some(&{values:?}), ");
+        out.push_str("enumeration: Some(&[");
+        for value in values {
+            let _ = write!(out, "{}, ", scalar_expression(value));
+        }
+        out.push_str("]), ");
     }
     for (key, value) in [("minimum", &node.minimum), ("maximum", &node.maximum)] {
         if let Some(text) = value {
@@ -1146,4 +1163,12 @@ fn node_expression(node: &NodeSpec) -> String {
     }
     let _ = write!(out, "..Schema::of(Type::{ty}) }}");
     out
+}
+
+fn scalar_expression(value: &ScalarSpec) -> String {
+    match value {
+        ScalarSpec::String(text) => format!("Scalar::String({text:?})"),
+        ScalarSpec::Number(text) => format!("Scalar::Number({text:?})"),
+        ScalarSpec::Boolean(flag) => format!("Scalar::Boolean({flag})"),
+    }
 }

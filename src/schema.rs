@@ -48,8 +48,8 @@ pub struct Schema {
     pub items: Option<&'static Schema>,
     pub min_items: Option<u64>,
     pub max_items: Option<u64>,
-    /// A string's allowed values, in the catalog's order.
-    pub enumeration: Option<&'static [&'static str]>,
+    /// The allowed values of a string, integer or number, in the catalog's order.
+    pub enumeration: Option<&'static [Scalar]>,
     pub min_length: Option<u64>,
     pub max_length: Option<u64>,
     /// Bounds of an integer or number, as the catalog spelled them.
@@ -89,7 +89,7 @@ pub struct Property {
     pub schema: Schema,
 }
 
-/// A scalar default value.
+/// A scalar value of the catalog: a default or an enum value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scalar {
     String(&'static str),

@@ -157,7 +157,7 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
             out.raw(b"{\"function\":{");
             description_name(out, tool);
             out.raw(b",\"parameters\":");
-            node(out, &tool.input, openai_rules, false);
+            root(out, &tool.input, openai_rules);
             if strict {
                 out.raw(b",\"strict\":true");
             }
@@ -171,7 +171,7 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
             out.raw(b"{");
             description_name(out, tool);
             out.raw(b",\"parameters\":");
-            node(out, &tool.input, openai_rules, false);
+            root(out, &tool.input, openai_rules);
             out.raw(b",\"strict\":");
             out.boolean(strict);
             out.raw(b",\"type\":\"function\"}");
@@ -187,7 +187,7 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
             } else {
                 Rules::Plain
             };
-            node(out, &tool.input, rules, false);
+            root(out, &tool.input, rules);
             out.raw(b",\"name\":");
             out.string(tool.name);
             if strict {
@@ -205,7 +205,7 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
             description_name(out, tool);
             if !tool.input.properties.is_empty() {
                 out.raw(b",\"parameters\":");
-                node(out, &tool.input, Rules::Gemini, false);
+                root(out, &tool.input, Rules::Gemini);
             }
             out.raw(b"}");
         }
@@ -225,7 +225,7 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
             out.raw(b"},\"description\":");
             out.string(tool.description);
             out.raw(b",\"inputSchema\":");
-            node(out, &tool.input, Rules::Plain, false);
+            root(out, &tool.input, Rules::Plain);
             out.raw(b",\"name\":");
             out.string(tool.name);
             out.raw(b"}");
@@ -241,6 +241,31 @@ const fn description_name<const N: usize>(out: &mut Buf<N>, tool: &Tool) {
     out.string(tool.name);
 }
 
+/// A string (escaped), a number (as the catalog spelled it) or a boolean.
+const fn scalar<const N: usize>(out: &mut Buf<N>, value: Scalar) {
+    match value {
+        Scalar::String(text) => out.string(text),
+        Scalar::Number(text) => out.raw(text.as_bytes()),
+        Scalar::Boolean(value) => out.boolean(value),
+    }
+}
+
+/// A tool's argument schema: the root node, which always has `properties`, empty for a tool
+/// without arguments.
+const fn root<const N: usize>(out: &mut Buf<N>, input: &Schema, rules: Rules) {
+    node(out, input, rules, Place::Root);
+}
+
+/// Where a node sits: the root of the arguments, a property its object requires, one it does
+/// not (which OpenAI strict makes nullable), or an array's items.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Root,
+    Required,
+    Optional,
+    Items,
+}
+
 /// Writes `"key":` with the comma that separates it from an earlier key.
 const fn key<const N: usize>(out: &mut Buf<N>, first: &mut bool, key: &[u8]) {
     if !*first {
@@ -250,8 +275,7 @@ const fn key<const N: usize>(out: &mut Buf<N>, first: &mut bool, key: &[u8]) {
     out.raw(key);
 }
 
-/// One schema node under `rules`, its keys in byte order. `optional` says that the node is a
-/// property its object does not require, which OpenAI strict turns into a nullable one.
+/// One schema node under `rules`, its keys in byte order.
 ///
 /// What each provider's rules change, with their sources:
 /// - OpenAI strict (developers.openai.com/api/docs/guides/structured-outputs#supported-schemas,
@@ -273,11 +297,18 @@ const fn key<const N: usize>(out: &mut Buf<N>, first: &mut bool, key: &[u8]) {
 ///   no `additionalProperties`.
 ///
 /// Recursion is bounded: the catalog reader refuses more than 10 levels of object nesting.
-const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, optional: bool) {
+const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, place: Place) {
     let is_object = matches!(node.ty, Type::Object);
     let strict_openai = matches!(rules, Rules::OpenAiStrict);
     let strict_anthropic = matches!(rules, Rules::AnthropicStrict);
-    let nullable = strict_openai && optional;
+    let nullable = strict_openai && matches!(place, Place::Optional);
+    // A nested object without properties is free-form and written as the catalog gave it, with
+    // no `properties`, unless a strict mode closes it (and then states that it has none).
+    let with_properties = is_object
+        && (!node.properties.is_empty()
+            || matches!(place, Place::Root)
+            || strict_openai
+            || strict_anthropic);
     let mut first = true;
     out.raw(b"{");
     let closed = match rules {
@@ -291,11 +322,7 @@ const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, opt
     if let Some(default) = node.default {
         if !strict_openai {
             key(out, &mut first, b"\"default\":");
-            match default {
-                Scalar::String(text) => out.string(text),
-                Scalar::Number(text) => out.raw(text.as_bytes()),
-                Scalar::Boolean(value) => out.boolean(value),
-            }
+            scalar(out, default);
         }
     }
     if let Some(text) = node.description {
@@ -309,7 +336,7 @@ const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, opt
             if i > 0 {
                 out.raw(b",");
             }
-            out.string(values[i]);
+            scalar(out, values[i]);
             i += 1;
         }
         if nullable {
@@ -319,7 +346,7 @@ const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, opt
     }
     if let Some(items) = node.items {
         key(out, &mut first, b"\"items\":");
-        self::node(out, items, rules, false);
+        self::node(out, items, rules, Place::Items);
     }
     if let Some(count) = node.max_items {
         if !strict_anthropic {
@@ -357,7 +384,7 @@ const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, opt
             out.raw(text.as_bytes());
         }
     }
-    if is_object {
+    if with_properties {
         key(out, &mut first, b"\"properties\":{");
         let properties = node.properties;
         let mut i = 0;
@@ -367,7 +394,12 @@ const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, opt
             }
             out.string(properties[i].name);
             out.raw(b":");
-            self::node(out, &properties[i].schema, rules, !properties[i].required);
+            let place = if properties[i].required {
+                Place::Required
+            } else {
+                Place::Optional
+            };
+            self::node(out, &properties[i].schema, rules, place);
             i += 1;
         }
         out.raw(b"}");

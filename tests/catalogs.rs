@@ -1,0 +1,196 @@
+//! The binary built over other catalogs, as a user builds it: `TOOL_SCHEMA_CATALOG=... cargo
+//! build`. Each catalog gets its own target directory under cargo's temporary directory for
+//! tests, so the builds neither disturb this one nor each other.
+//!
+//! - seed 003's catalog (14 tools with nested objects, arrays, enums and bounds): every answer
+//!   against the goldens that `tests/golden_reference.py` wrote;
+//! - the same catalog with `ask`, whose description is 1104 bytes: the build fails with one
+//!   line naming the file, the tool, the pointer and the rule;
+//! - `{"op":"tool_list","format":"mcp"}` is itself a catalog: building from it reproduces every
+//!   answer, byte for byte, for the default catalog and for seed 003's.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const MANIFEST: &str = env!("CARGO_MANIFEST_DIR");
+const SHAPES: [(&str, bool); 8] = [
+    ("openai", false),
+    ("openai", true),
+    ("openai_responses", false),
+    ("openai_responses", true),
+    ("anthropic", false),
+    ("anthropic", true),
+    ("gemini", false),
+    ("mcp", false),
+];
+
+/// `cargo build` of the binary over `catalog`, in a target directory of its own named `name`.
+fn build(catalog: &Path, name: &str) -> Output {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("catalog-{name}"));
+    Command::new(cargo)
+        .args([
+            "build",
+            "--quiet",
+            "--bin",
+            "tool-schema",
+            "--manifest-path",
+        ])
+        .arg(Path::new(MANIFEST).join("Cargo.toml"))
+        .env("TOOL_SCHEMA_CATALOG", catalog)
+        .env("CARGO_TARGET_DIR", &target)
+        .stdin(Stdio::null())
+        .output()
+        .expect("cargo runs")
+}
+
+/// The binary over `catalog`; panics with cargo's output when the build fails.
+fn binary(catalog: &Path, name: &str) -> PathBuf {
+    let out = build(catalog, name);
+    assert!(
+        out.status.success(),
+        "building over {}: {}",
+        catalog.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("catalog-{name}"))
+        .join("debug/tool-schema")
+}
+
+/// What the binary prints for one request: stdout, or `error:<code>` when it refuses.
+fn ask(binary: &Path, request: &str) -> Vec<u8> {
+    let out = Command::new(binary)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(request.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("the binary runs");
+    if out.status.success() {
+        out.stdout
+    } else {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let code = stderr
+            .strip_prefix("tool-schema: ")
+            .and_then(|rest| rest.split(':').next())
+            .unwrap_or("?");
+        format!("error:{code}").into_bytes()
+    }
+}
+
+fn request(tool: Option<&str>, format: &str, strict: bool) -> String {
+    match tool {
+        Some(tool) => format!(
+            r#"{{"op":"tool_schema","tool":"{tool}","format":"{format}","strict":{strict}}}"#
+        ),
+        None => format!(r#"{{"op":"tool_list","format":"{format}","strict":{strict}}}"#),
+    }
+}
+
+fn names(catalog: &Path) -> Vec<String> {
+    let bytes = std::fs::read(catalog).unwrap();
+    let catalog = tool_schema::catalog_file::read(&bytes).unwrap();
+    catalog.tools.into_iter().map(|tool| tool.name).collect()
+}
+
+/// Every answer of the binary over `catalog`: each tool and the list, in every shape.
+fn every_answer(binary: &Path, tools: &[String]) -> Vec<(String, Vec<u8>)> {
+    let mut answers = Vec::new();
+    for (format, strict) in SHAPES {
+        for tool in tools.iter().map(Some).chain([None]) {
+            let request = request(tool.map(String::as_str), format, strict);
+            let answer = ask(binary, &request);
+            answers.push((request, answer));
+        }
+    }
+    answers
+}
+
+#[test]
+fn seed_003_catalog_matches_its_golden_files() {
+    let dir = Path::new(MANIFEST).join("tests/catalogs/reasonix");
+    let catalog = dir.join("catalog.json");
+    let tools = names(&catalog);
+    assert_eq!(tools.len(), 14);
+    let binary = binary(&catalog, "reasonix");
+    let mut checked = 0;
+    for (format, strict) in SHAPES {
+        let suffix = if strict { ".strict" } else { "" };
+        for tool in tools.iter().map(String::as_str).chain(["tool_list"]) {
+            let which = (tool != "tool_list").then_some(tool);
+            let answer = ask(&binary, &request(which, format, strict));
+            // Not Path::with_extension: it would take ".strict" for the extension.
+            let golden = dir.join(format!("golden/{format}/{tool}{suffix}"));
+            let (json, error) = (
+                format!("{}.json", golden.display()),
+                format!("{}.error", golden.display()),
+            );
+            let want = match std::fs::read(&json) {
+                Ok(bytes) => bytes,
+                Err(_) => {
+                    let code = std::fs::read_to_string(&error)
+                        .unwrap_or_else(|err| panic!("{error}: {err}"));
+                    format!("error:{}", code.trim()).into_bytes()
+                }
+            };
+            assert_eq!(
+                String::from_utf8_lossy(&answer),
+                String::from_utf8_lossy(&want),
+                "{tool} in {format} strict={strict}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 8 * 15, "14 tools and the list, in 8 shapes");
+}
+
+#[test]
+fn the_full_seed_catalog_fails_the_build_naming_tool_pointer_and_rule() {
+    let catalog = Path::new(MANIFEST).join("tests/catalogs/reasonix/full.json");
+    let out = build(&catalog, "reasonix-full");
+    assert!(!out.status.success(), "a catalog over the limit built");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line = "error: tests/catalogs/reasonix/full.json: tool \"ask\": /description: 1104 bytes; \
+                OpenAI allows at most 1024";
+    assert!(
+        stderr.lines().any(|l| l.trim() == line),
+        "no line {line:?} in:\n{stderr}"
+    );
+}
+
+/// Building from the mcp list of a catalog gives back every answer of that catalog.
+fn round_trip(catalog: &Path, name: &str) {
+    let tools = names(catalog);
+    let first = binary(catalog, name);
+    let list = ask(&first, r#"{"op":"tool_list","format":"mcp"}"#);
+    let again = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-mcp-list.json"));
+    std::fs::write(&again, &list).unwrap();
+    let second = binary(&again, &format!("{name}-again"));
+    let (before, after) = (every_answer(&first, &tools), every_answer(&second, &tools));
+    assert_eq!(before.len(), 8 * (tools.len() + 1));
+    for ((request, a), (_, b)) in before.iter().zip(&after) {
+        assert_eq!(
+            String::from_utf8_lossy(a),
+            String::from_utf8_lossy(b),
+            "{request}"
+        );
+    }
+}
+
+#[test]
+fn the_mcp_list_of_the_default_catalog_is_a_catalog_that_gives_the_same_bytes() {
+    round_trip(&Path::new(MANIFEST).join("src/catalog.json"), "default");
+}
+
+#[test]
+fn the_mcp_list_of_seed_003_is_a_catalog_that_gives_the_same_bytes() {
+    round_trip(
+        &Path::new(MANIFEST).join("tests/catalogs/reasonix/catalog.json"),
+        "reasonix-trip",
+    );
+}
