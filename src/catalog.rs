@@ -21,46 +21,70 @@ pub(crate) const NAMES: [&str; TOOLS.len()] = {
     names
 };
 
-/// Open addressing over a table at least twice the catalog's size, so a probe always meets an
-/// empty slot. Each slot holds a tool's index plus one; 0 is empty.
-const INDEX_SLOTS: usize = (TOOLS.len() * 2).next_power_of_two();
-static INDEX: [u32; INDEX_SLOTS] = {
-    let mut index = [0u32; INDEX_SLOTS];
+/// Open addressing over a table at least four times the catalog's size, so runs of occupied
+/// slots stay short and a probe always meets an empty slot. Each slot holds the upper half of
+/// its name's hash, to turn most probes away without reading a name, and the tool's index plus
+/// one (0 is empty).
+const INDEX_SLOTS: usize = (TOOLS.len() * 4).next_power_of_two();
+static INDEX: [(u32, u32); INDEX_SLOTS] = {
+    let mut index = [(0u32, 0u32); INDEX_SLOTS];
     let mut tool = 0;
     while tool < TOOLS.len() {
-        let mut slot = hash(TOOLS[tool].name.as_bytes()) & (INDEX_SLOTS - 1);
-        while index[slot] != 0 {
+        let hash = hash(TOOLS[tool].name.as_bytes());
+        let mut slot = hash as usize & (INDEX_SLOTS - 1);
+        while index[slot].1 != 0 {
             slot = (slot + 1) & (INDEX_SLOTS - 1);
         }
-        index[slot] = tool as u32 + 1;
+        index[slot] = ((hash >> 32) as u32, tool as u32 + 1);
         tool += 1;
     }
     index
 };
 
-/// FNV-1a: a few instructions a byte, and names are at most 64 bytes.
-const fn hash(bytes: &[u8]) -> usize {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut i = 0;
-    while i < bytes.len() {
-        hash = (hash ^ bytes[i] as u64).wrapping_mul(0x0100_0000_01b3);
-        i += 1;
+/// A multiply-and-fold hash over eight bytes at a time: names are at most 64 bytes, so at most
+/// eight rounds, and a short name takes one or two.
+const fn hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut hash = K ^ bytes.len() as u64;
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let word = match rest.first_chunk::<8>() {
+            Some(chunk) => {
+                rest = rest.split_at(8).1;
+                u64::from_le_bytes(*chunk)
+            }
+            None => {
+                let mut word = 0;
+                let mut i = 0;
+                while i < rest.len() {
+                    word |= (rest[i] as u64) << (8 * i);
+                    i += 1;
+                }
+                rest = &[];
+                word
+            }
+        };
+        hash = (hash ^ word).wrapping_mul(K);
+        hash ^= hash >> 29;
     }
-    hash as usize
+    hash
 }
 
 /// The index in [`TOOLS`] of the tool named exactly `name`: one hash and, almost always, one
-/// comparison, whatever the catalog's size.
+/// name comparison, whatever the catalog's size.
 #[inline]
 pub(crate) fn find_name(name: &[u8]) -> Option<usize> {
-    let mut slot = hash(name) & (INDEX_SLOTS - 1);
+    let hash = hash(name);
+    let tag = (hash >> 32) as u32;
+    let mut slot = hash as usize & (INDEX_SLOTS - 1);
     loop {
-        let entry = INDEX[slot] as usize;
+        let (slot_tag, entry) = INDEX[slot];
         if entry == 0 {
             return None;
         }
-        if TOOLS[entry - 1].name.as_bytes() == name {
-            return Some(entry - 1);
+        let tool = entry as usize - 1;
+        if slot_tag == tag && TOOLS[tool].name.as_bytes() == name {
+            return Some(tool);
         }
         slot = (slot + 1) & (INDEX_SLOTS - 1);
     }

@@ -127,6 +127,14 @@ impl Shape {
     }
 }
 
+/// Where the declaration of tool `tool` (of `tools`) in `shape` sits in the rendered layout: by
+/// format, then strict, then tool. Slots for strict in a format without it stay empty; a
+/// [`Shape`] never names them.
+#[inline]
+pub(crate) const fn slot(shape: Shape, tool: usize, tools: usize) -> usize {
+    ((shape.format as usize) * 2 + shape.strict as usize) * tools + tool
+}
+
 /// Which provider's schema rules a node is written under.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Rules {

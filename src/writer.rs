@@ -3,16 +3,29 @@
 //! Everything a response can contain is known when the crate is compiled: the catalog is
 //! static and so are the shapes. So the JSON writer is a `const fn` over a fixed buffer, run by
 //! the compiler over every tool and shape, and the program carries the finished bytes. At run
-//! time a response is one slice (a tool) or seven (a list), written straight into the caller's
-//! `io::Write`: nothing is built, escaped or sorted per request, and nothing is allocated.
+//! time a response is one slice (a tool) or one per tool and three more (a list), written
+//! straight into the caller's `io::Write`: nothing is built, escaped or sorted per request, and
+//! nothing is allocated.
 //!
-//! The rendering runs twice: once into a zero-sized buffer that only counts, which gives the
-//! exact size and each declaration's span, then into a buffer of exactly that size.
+//! The layout (each declaration's span, and the total) is measured first by `build.rs`, which
+//! runs the same renderer (`wire.rs` over the counting `Buf<0>`) as ordinary code. The
+//! compiler then renders once, into a buffer of exactly that size, and checks every span
+//! against the measured one as it goes. Measuring in `build.rs` keeps the compiler's own
+//! (interpreted, slow) evaluation to one pass, and makes the sizes literal constants, so a crate
+//! that uses [`MAX_OUTPUT`] never evaluates the renderer again.
+
+// rustc warns about, then refuses, a const evaluation that runs long, in case it never ends.
+// The rendering below is bounded by the catalog's size: a large catalog makes the build slower,
+// never endless (the README's performance section gives the time for 256 tools).
+#![allow(long_running_const_eval)]
 
 use crate::catalog::TOOLS;
 use crate::sink::Buf;
-use crate::wire::{self, Format, Shape};
+use crate::wire::{self, slot, Format, Shape};
 use std::io::{self, Write};
+
+// `RENDERED_LEN` and `SPANS`, measured by build.rs.
+include!(concat!(env!("OUT_DIR"), "/layout.rs"));
 
 /// One tool's declaration in `shape`, without a newline.
 ///
@@ -20,14 +33,14 @@ use std::io::{self, Write};
 /// When `tool` is not an index of [`TOOLS`].
 #[inline]
 pub fn declaration(tool: usize, shape: Shape) -> &'static [u8] {
-    let (start, end) = SPANS[slot(shape, tool)];
+    let (start, end) = SPANS[slot(shape, tool, TOOLS.len())];
     &RENDERED[start..end - 1]
 }
 
 /// A whole `tool_schema` response: the declaration and its newline, in one write.
 #[inline]
 pub fn write_tool(out: &mut impl Write, tool: usize, shape: Shape) -> io::Result<()> {
-    let (start, end) = SPANS[slot(shape, tool)];
+    let (start, end) = SPANS[slot(shape, tool, TOOLS.len())];
     out.write_all(&RENDERED[start..end])
 }
 
@@ -45,25 +58,10 @@ pub fn write_list(out: &mut impl Write, shape: Shape) -> io::Result<()> {
     out.write_all(b"]\n")
 }
 
-/// Where a declaration sits in [`SPANS`]: by format, then strict, then tool. Slots for strict
-/// in a format without it stay empty; a [`Shape`] never names them.
-#[inline]
-const fn slot(shape: Shape, tool: usize) -> usize {
-    ((shape.format() as usize) * 2 + shape.strict() as usize) * TOOLS.len() + tool
-}
-
-const SLOTS: usize = Format::ALL.len() * 2 * TOOLS.len();
-
-/// Every declaration, each followed by its newline.
-struct Rendered<const N: usize> {
-    out: Buf<N>,
-    /// `(start, end)` of each slot in `out`, newline included.
-    spans: [(usize, usize); SLOTS],
-}
-
-const fn render<const N: usize>() -> Rendered<N> {
-    let mut out = Buf::new();
-    let mut spans = [(0, 0); SLOTS];
+/// Every declaration, each followed by its newline, in [`SPANS`]' order. The compiler checks
+/// each span against the one `build.rs` measured, and fails the build if any differs.
+const fn render<const N: usize>() -> [u8; N] {
+    let mut out = Buf::<N>::new();
     let mut f = 0;
     while f < Format::ALL.len() {
         let mut strict = 0;
@@ -74,7 +72,8 @@ const fn render<const N: usize>() -> Rendered<N> {
                     let start = out.len;
                     wire::declaration(&mut out, &TOOLS[tool], shape);
                     out.raw(b"\n");
-                    spans[slot(shape, tool)] = (start, out.len);
+                    let (want_start, want_end) = SPANS[slot(shape, tool, TOOLS.len())];
+                    assert!(start == want_start && out.len == want_end, "a span moved");
                     tool += 1;
                 }
             }
@@ -82,30 +81,29 @@ const fn render<const N: usize>() -> Rendered<N> {
         }
         f += 1;
     }
-    Rendered { out, spans }
+    assert!(out.len == N, "the rendering's length moved");
+    out.bytes
 }
 
-const LAYOUT: Rendered<0> = render::<0>();
-static SPANS: [(usize, usize); SLOTS] = LAYOUT.spans;
-static RENDERED: [u8; LAYOUT.out.len] = render::<{ LAYOUT.out.len }>().out.bytes;
+static RENDERED: [u8; RENDERED_LEN] = render::<RENDERED_LEN>();
 
 /// No answer is longer than this many bytes, so a caller may answer into a fixed buffer of this
-/// size: the longest `tool_list` response over every shape, measured when the crate is compiled.
+/// size: the longest `tool_list` response over every shape, from the measured spans.
 pub const MAX_OUTPUT: usize = {
     let mut longest = 0;
-    let mut format = 0;
-    while format < SLOTS / TOOLS.len() {
+    let mut slot = 0;
+    while slot < SPANS.len() {
         let mut list = 3; // "[", "]" and the newline
         let mut tool = 0;
         while tool < TOOLS.len() {
-            let (start, end) = LAYOUT.spans[format * TOOLS.len() + tool];
+            let (start, end) = SPANS[slot + tool];
             list += end - start; // its newline pays for the comma
             tool += 1;
         }
         if list > longest {
             longest = list;
         }
-        format += 1;
+        slot += TOOLS.len();
     }
     longest
 };

@@ -13,7 +13,7 @@
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Map, Value};
 use std::sync::Mutex;
-use tool_schema::catalog::{Tool, TOOLS};
+use tool_schema::catalog::{Scalar, Schema, Tool, Type, TOOLS};
 use tool_schema::{respond, Format, Shape};
 
 /// Verified answers, by variant.
@@ -136,33 +136,17 @@ fn assert_sorted(value: &Value) {
     }
 }
 
-/// The declaration the catalog and the format's rules call for.
+/// The declaration the catalog and the format's rules call for, built here with `json!`
+/// independently of the crate's renderer.
 fn expected(tool: &Tool, shape: Shape) -> Value {
     let strict = shape.strict();
-    let openai_strict =
-        strict && matches!(shape.format(), Format::OpenAi | Format::OpenAiResponses);
-    let mut properties = Map::new();
-    for property in tool.properties {
-        let required = tool.required.contains(&property.name);
-        let ty = if openai_strict && !required {
-            json!([property.ty.as_str(), "null"])
-        } else {
-            json!(property.ty.as_str())
-        };
-        properties.insert(
-            property.name.into(),
-            json!({"description": property.description, "type": ty}),
-        );
-    }
-    let required: Vec<&str> = if openai_strict {
-        tool.properties.iter().map(|p| p.name).collect()
-    } else {
-        tool.required.to_vec()
+    let rules = match shape.format() {
+        Format::OpenAi | Format::OpenAiResponses if strict => Rules::OpenAiStrict,
+        Format::Anthropic if strict => Rules::AnthropicStrict,
+        Format::Gemini => Rules::Gemini,
+        _ => Rules::Plain,
     };
-    let mut schema = json!({"properties": properties, "required": required, "type": "object"});
-    if strict {
-        schema["additionalProperties"] = json!(false);
-    }
+    let schema = node(&tool.input, rules, Place::Root);
     let (name, description) = (tool.name, tool.description);
     let mut value = match shape.format() {
         Format::OpenAi => {
@@ -173,6 +157,9 @@ fn expected(tool: &Tool, shape: Shape) -> Value {
         }
         Format::Anthropic => {
             json!({"description": description, "input_schema": schema, "name": name})
+        }
+        Format::Gemini if tool.input.properties.is_empty() => {
+            json!({"description": description, "name": name})
         }
         Format::Gemini => json!({"description": description, "name": name, "parameters": schema}),
         Format::Mcp => json!({
@@ -191,4 +178,121 @@ fn expected(tool: &Tool, shape: Shape) -> Value {
         _ => {}
     }
     value
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Rules {
+    Plain,
+    Gemini,
+    AnthropicStrict,
+    OpenAiStrict,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    Root,
+    Required,
+    Optional,
+    Items,
+}
+
+fn scalar(value: &Scalar) -> Value {
+    match *value {
+        Scalar::String(text) => json!(text),
+        Scalar::Number(text) => serde_json::from_str(text).expect("a number"),
+        Scalar::Boolean(flag) => json!(flag),
+    }
+}
+
+/// One schema node by issue 10's table: OpenAI strict closes every object, requires every
+/// property, makes optional ones nullable (type and enum) and drops default, minLength and
+/// maxLength; Anthropic strict closes every object and drops minimum, maximum, minLength,
+/// maxLength, maxItems and a minItems above 1; Gemini drops additionalProperties.
+fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
+    let openai = rules == Rules::OpenAiStrict;
+    let anthropic = rules == Rules::AnthropicStrict;
+    let nullable = openai && place == Place::Optional;
+    let mut out = Map::new();
+    let ty = schema.ty.as_str();
+    out.insert(
+        "type".into(),
+        if nullable {
+            json!([ty, "null"])
+        } else {
+            json!(ty)
+        },
+    );
+    if let Some(text) = schema.description {
+        out.insert("description".into(), json!(text));
+    }
+    if let (Some(value), false) = (&schema.default, openai) {
+        out.insert("default".into(), scalar(value));
+    }
+    if let Some(values) = schema.enumeration {
+        let mut list: Vec<Value> = values.iter().map(scalar).collect();
+        if nullable {
+            list.push(Value::Null);
+        }
+        out.insert("enum".into(), Value::Array(list));
+    }
+    if schema.ty == Type::Object {
+        let props = schema.properties;
+        if !props.is_empty() || place == Place::Root || openai || anthropic {
+            let mut map = Map::new();
+            for p in props {
+                let place = if p.required {
+                    Place::Required
+                } else {
+                    Place::Optional
+                };
+                map.insert(p.name.into(), node(&p.schema, rules, place));
+            }
+            out.insert("properties".into(), Value::Object(map));
+        }
+        if openai {
+            out.insert(
+                "required".into(),
+                json!(props.iter().map(|p| p.name).collect::<Vec<_>>()),
+            );
+        } else if schema.has_required {
+            let required: Vec<&str> = props
+                .iter()
+                .filter(|p| p.required)
+                .map(|p| p.name)
+                .collect();
+            out.insert("required".into(), json!(required));
+        }
+        let closed = match rules {
+            Rules::Plain => schema.closed,
+            Rules::Gemini => false,
+            Rules::AnthropicStrict | Rules::OpenAiStrict => true,
+        };
+        if closed {
+            out.insert("additionalProperties".into(), json!(false));
+        }
+    }
+    if let Some(items) = schema.items {
+        out.insert("items".into(), node(items, rules, Place::Items));
+    }
+    let counts = [
+        (
+            "minItems",
+            schema.min_items,
+            !anthropic || schema.min_items <= Some(1),
+        ),
+        ("maxItems", schema.max_items, !anthropic),
+        ("minLength", schema.min_length, !anthropic && !openai),
+        ("maxLength", schema.max_length, !anthropic && !openai),
+    ];
+    for (key, value, kept) in counts {
+        if let (Some(count), true) = (value, kept) {
+            out.insert(key.into(), json!(count));
+        }
+    }
+    for (key, value) in [("minimum", schema.minimum), ("maximum", schema.maximum)] {
+        if let (Some(text), false) = (value, anthropic) {
+            out.insert(key.into(), serde_json::from_str(text).expect("a number"));
+        }
+    }
+    Value::Object(out)
 }
