@@ -4,6 +4,7 @@
 //! `cargo bench --bench stream`. Both runs read their input from a file and write into a pipe
 //! that this process drains, so both pay the same pipe. The two alternate, ROUNDS times each;
 //! every run's output is compared with the expected bytes, and the medians and their ratio printed.
+//! `TOOL_SCHEMA_BIN` times another build of the binary instead of this one.
 
 use std::io::Read;
 use std::process::{Command, Stdio};
@@ -13,6 +14,9 @@ const REQUESTS: usize = 1_000_000;
 const ROUNDS: usize = 5;
 
 fn main() {
+    // Another build of the binary, to compare builds (each against cat, in runs of their own).
+    let bin = std::env::var("TOOL_SCHEMA_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_tool-schema").into());
     let dir = std::env::temp_dir().join(format!("tool-schema-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let kinds: [&[u8]; 4] = [
@@ -32,7 +36,7 @@ fn main() {
     let want = &expected[..];
 
     let stream = || {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_tool-schema"));
+        let mut command = Command::new(&bin);
         command
             .arg("--stream")
             .stdin(std::fs::File::open(&requests_path).unwrap());
