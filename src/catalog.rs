@@ -120,22 +120,33 @@ pub(crate) fn find(literal: &[u8]) -> Option<usize> {
     }
 }
 
-/// The catalog's name closest to the request's literal, by edit distance over bytes (the first
-/// 64 of the literal's inside), ties going to the earlier tool. For error messages only.
+/// The catalog's name closest to the request's literal (the first 64 bytes of its inside), for
+/// error messages only: a name that contains what was asked (`kill_shell` for `kill`) comes
+/// first, then the smallest edit distance (`bash_output` for `bash_outptu`); ties go to the
+/// earlier tool.
 #[cold]
 pub(crate) fn closest(literal: &[u8]) -> &'static str {
     let inner = literal
         .get(1..literal.len().saturating_sub(1))
         .unwrap_or(b"");
     let asked = &inner[..inner.len().min(64)];
-    let mut best = (usize::MAX, TOOLS[0].name);
+    let mut best = ((true, usize::MAX), TOOLS[0].name);
     for tool in &TOOLS {
-        let distance = edit_distance(asked, tool.name.as_bytes());
-        if distance < best.0 {
-            best = (distance, tool.name);
+        let name = tool.name.as_bytes();
+        let rank = (!contains(name, asked), edit_distance(asked, name));
+        if rank < best.0 {
+            best = (rank, tool.name);
         }
     }
     best.1
+}
+
+/// Whether `needle`, not empty, occurs in `haystack`.
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty()
+        && haystack
+            .windows(needle.len())
+            .any(|window| window == needle)
 }
 
 /// Levenshtein distance between two strings of at most 64 bytes, in two rows on the stack.

@@ -19,8 +19,8 @@ Reads one JSON request on standard input and writes one response on standard out
 JSON, object keys sorted at every level, non-ASCII as raw UTF-8, one trailing newline.
 
 requests:
-  {\"op\":\"tool_schema\",\"tool\":TOOL}   one declaration; TOOL is read_file, write_file
-                                        or patch_file
+  {\"op\":\"tool_schema\",\"tool\":TOOL}   one declaration; TOOL is a tool of the catalog
+                                        this binary was built with
   {\"op\":\"tool_list\"}                  every declaration, as one JSON array
   optional in both:
     \"format\":F    openai (default), openai_responses, anthropic, gemini or mcp
@@ -41,9 +41,10 @@ errors: nothing on standard output, one line on standard error, exit status 1:
   missing_field    a field this request needs is absent
   wrong_type       a field's value has the wrong JSON type
   unknown_op       op is not tool_schema or tool_list
-  unknown_tool     tool is not one of the tools above
+  unknown_tool     tool is not in the catalog (the message names the closest one)
   unknown_format   format is not one of the formats above
-  unsupported      strict is true for a format without a strict mode
+  unsupported      strict is true for a format without a strict mode, or the
+                   provider's strict mode refuses this many tools or optional properties
   io               standard input or output failed
 A bad command line is exit status 2.
 ";

@@ -149,6 +149,44 @@ fn seed_003_catalog_matches_its_golden_files() {
     assert_eq!(checked, 8 * 15, "14 tools and the list, in 8 shapes");
 }
 
+/// An unknown tool's message names the closest tool of whichever catalog was built, and stays
+/// one line under 1 KiB whatever was asked for.
+#[test]
+fn an_unknown_tool_is_answered_with_the_closest_name_in_one_short_line() {
+    let catalog = Path::new(MANIFEST).join("tests/catalogs/reasonix/catalog.json");
+    let binary = binary(&catalog, "reasonix");
+    let run = |tool: &str| {
+        let request = format!(r#"{{"op":"tool_schema","tool":"{tool}"}}"#);
+        let out = Command::new(&binary)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(request.as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    for (asked, closest) in [
+        ("bash_outptu", "bash_output"),
+        ("kill", "kill_shell"),
+        ("todowrite", "todo_write"),
+    ] {
+        let message = run(asked);
+        assert!(
+            message.contains(&format!("did you mean \"{closest}\"?")),
+            "{asked}: {message}"
+        );
+    }
+    let message = run(&"x\\u0000".repeat(2000));
+    assert!(message.len() < 1024, "{} bytes", message.len());
+    assert_eq!(message.lines().count(), 1, "{message}");
+}
+
 #[test]
 fn the_full_seed_catalog_fails_the_build_naming_tool_pointer_and_rule() {
     let catalog = Path::new(MANIFEST).join("tests/catalogs/reasonix/full.json");
