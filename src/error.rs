@@ -304,7 +304,7 @@ impl fmt::Display for Error {
                 advice,
             } => write!(
                 f,
-                "{limit} allows at most {allowed}, and this catalog has {found}; {advice}"
+                "{limit}: at most {allowed}, and this request would carry {found}; {advice}"
             ),
             Kind::Io { action, kind } => write!(f, "{action}: {kind}"),
         }

@@ -88,7 +88,7 @@ fn within_limits(request: Request) -> Result<Request, Error> {
     if tools > catalog::ANTHROPIC_STRICT_TOOLS {
         return Err(Error::over_limit(
             0,
-            "Anthropic strict mode (\"format\":\"anthropic\",\"strict\":true) takes 20 strict tools in one request at most: it",
+            "Anthropic strict mode (\"format\":\"anthropic\",\"strict\":true) takes strict tools in one request",
             catalog::ANTHROPIC_STRICT_TOOLS,
             tools,
             "ask for the tools one at a time with tool_schema, or without strict",
@@ -97,7 +97,7 @@ fn within_limits(request: Request) -> Result<Request, Error> {
     if optional > catalog::ANTHROPIC_STRICT_OPTIONAL {
         return Err(Error::over_limit(
             0,
-            "Anthropic strict mode (\"format\":\"anthropic\",\"strict\":true) takes 24 optional properties across a request's tools at most: it",
+            "Anthropic strict mode (\"format\":\"anthropic\",\"strict\":true) takes optional properties across one request's tools",
             catalog::ANTHROPIC_STRICT_OPTIONAL,
             optional,
             "ask for fewer tools at once, or without strict",

@@ -93,11 +93,13 @@ pub const MAX_OUTPUT: usize = {
     let mut longest = 0;
     let mut slot = 0;
     while slot < SPANS.len() {
-        let mut list = 3; // "[", "]" and the newline
+        // "[" and "]"; each declaration's newline pays for its comma, the last one's for the
+        // list's own newline.
+        let mut list = 2;
         let mut tool = 0;
         while tool < TOOLS.len() {
             let (start, end) = SPANS[slot + tool];
-            list += end - start; // its newline pays for the comma
+            list += end - start;
             tool += 1;
         }
         if list > longest {

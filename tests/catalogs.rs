@@ -187,6 +187,44 @@ fn an_unknown_tool_is_answered_with_the_closest_name_in_one_short_line() {
     assert_eq!(message.lines().count(), 1, "{message}");
 }
 
+/// Anthropic strict mode takes at most 20 tools in one request: a list of 21 is refused, naming
+/// the limit, while each tool alone is still declared.
+#[test]
+fn a_strict_anthropic_list_of_21_tools_is_unsupported() {
+    let tools: Vec<String> = (0..21)
+        .map(|i| {
+            format!(
+                r#"{{"name":"t{i}","description":"d","inputSchema":{{"type":"object","properties":{{"a":{{"type":"string"}}}},"required":["a"]}}}}"#
+            )
+        })
+        .collect();
+    let catalog = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("21-tools.json");
+    std::fs::write(&catalog, format!("[{}]", tools.join(","))).unwrap();
+    let binary = binary(&catalog, "21-tools");
+    let list = r#"{"op":"tool_list","format":"anthropic","strict":true}"#;
+    assert_eq!(ask(&binary, list), b"error:unsupported");
+    let out = Command::new(&binary)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(list.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "tool-schema: unsupported: Anthropic strict mode (\"format\":\"anthropic\",\"strict\":true) \
+         takes strict tools in one request: at most 20, and this request would carry 21; ask for \
+         the tools one at a time with tool_schema, or without strict\n"
+    );
+    let one = r#"{"op":"tool_schema","tool":"t20","format":"anthropic","strict":true}"#;
+    assert!(ask(&binary, one).starts_with(b"{\"description\":\"d\""));
+    let plain = r#"{"op":"tool_list","format":"anthropic"}"#;
+    assert!(ask(&binary, plain).starts_with(b"[{"));
+}
+
 #[test]
 fn the_full_seed_catalog_fails_the_build_naming_tool_pointer_and_rule() {
     let catalog = Path::new(MANIFEST).join("tests/catalogs/reasonix/full.json");

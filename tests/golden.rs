@@ -201,6 +201,17 @@ fn every_response_is_canonical() {
     }
 }
 
+/// `MAX_OUTPUT` is derived from the catalog: exactly the longest answer there is, a list.
+#[test]
+fn max_output_is_the_longest_list() {
+    let longest = Shape::all()
+        .map(|shape| golden("tool_list", shape).len())
+        .max()
+        .unwrap();
+    assert_eq!(MAX_OUTPUT, longest);
+    assert_eq!(longest, 1528, "the mcp list, as the README says");
+}
+
 pub fn assert_canonical(out: &[u8]) {
     let text = std::str::from_utf8(out).expect("UTF-8");
     let body = text.strip_suffix('\n').expect("a trailing newline");
