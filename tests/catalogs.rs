@@ -270,3 +270,122 @@ fn the_mcp_list_of_seed_003_is_a_catalog_that_gives_the_same_bytes() {
         "reasonix-trip",
     );
 }
+
+/// No request allocates, whatever the catalog: `tests/alloc.rs`, built and run over seed 003's.
+#[test]
+fn no_request_allocates_over_seed_003s_catalog() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let catalog = Path::new(MANIFEST).join("tests/catalogs/reasonix/catalog.json");
+    let out = Command::new(cargo)
+        .args(["test", "--quiet", "--test", "alloc", "--manifest-path"])
+        .arg(Path::new(MANIFEST).join("Cargo.toml"))
+        .env("TOOL_SCHEMA_CATALOG", &catalog)
+        .env(
+            "CARGO_TARGET_DIR",
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("catalog-reasonix-alloc"),
+        )
+        .stdin(Stdio::null())
+        .output()
+        .expect("cargo runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("test result: ok. 1 passed"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A relative TOOL_SCHEMA_CATALOG is taken from the directory cargo was started in, as a shell
+/// gives it (`PWD`), not from the package's directory.
+#[test]
+fn a_relative_catalog_path_is_taken_from_where_cargo_was_started() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("relative-start");
+    std::fs::create_dir_all(dir.join("nested")).unwrap();
+    let catalog = r#"[{"name":"only_tool","description":"d","inputSchema":{"type":"object"}}]"#;
+    std::fs::write(dir.join("nested/tools.json"), catalog).unwrap();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("catalog-relative");
+    let out = Command::new(cargo)
+        .args([
+            "build",
+            "--quiet",
+            "--bin",
+            "tool-schema",
+            "--manifest-path",
+        ])
+        .arg(Path::new(MANIFEST).join("Cargo.toml"))
+        .current_dir(&dir)
+        .env("PWD", &dir)
+        .env("TOOL_SCHEMA_CATALOG", "nested/tools.json")
+        .env("CARGO_TARGET_DIR", &target)
+        .stdin(Stdio::null())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answer = ask(
+        &target.join("debug/tool-schema"),
+        r#"{"op":"tool_list","format":"gemini"}"#,
+    );
+    assert_eq!(
+        answer,
+        b"[{\"description\":\"d\",\"name\":\"only_tool\"}]\n"
+    );
+}
+
+/// A crate that depends on this one names its catalog in its own `.cargo/config.toml`, as the
+/// README shows, and its build declares that catalog's tools.
+#[test]
+fn a_dependent_crate_sets_the_catalog_in_its_cargo_config() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("dependent-crate");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::create_dir_all(dir.join(".cargo")).unwrap();
+    let manifest = Path::new(MANIFEST).display().to_string().replace('\\', "/");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"harness\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\ntool-schema = {{ path = \"{manifest}\" }}\n\n[workspace]\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join(".cargo/config.toml"),
+        "[env]\nTOOL_SCHEMA_CATALOG = { value = \"tools.json\", relative = true }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("tools.json"),
+        r#"[{"name":"harness_tool","description":"d","inputSchema":{"type":"object"}}]"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/main.rs"),
+        "fn main() {\n    let mut out = Vec::new();\n    \
+         tool_schema::respond(br#\"{\"op\":\"tool_list\",\"format\":\"gemini\"}\"#, &mut out).unwrap();\n    \
+         print!(\"{}\", String::from_utf8(out).unwrap());\n}\n",
+    )
+    .unwrap();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["run", "--quiet", "--offline"])
+        .current_dir(&dir)
+        .env_remove("TOOL_SCHEMA_CATALOG")
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "[{\"description\":\"d\",\"name\":\"harness_tool\"}]\n"
+    );
+}
