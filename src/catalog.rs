@@ -6,6 +6,7 @@
 //! tables which the writer would emit with keys out of order, or which some provider would
 //! reject, never build, however they were made.
 
+use crate::schema::{is_property_name, is_tool_name};
 pub use crate::schema::{Hints, Property, Scalar, Schema, Tool, Type, MAX_DESCRIPTION};
 
 include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
@@ -298,7 +299,7 @@ pub const fn check(tools: &[Tool]) {
     while t < tools.len() {
         let tool = &tools[t];
         assert!(
-            is_name(tool.name.as_bytes(), true),
+            is_tool_name(tool.name.as_bytes()),
             "tool name must match ^[a-zA-Z_][a-zA-Z0-9_-]{{0,63}}$"
         );
         assert!(
@@ -346,7 +347,7 @@ const fn check_node(node: &Schema, root: bool) {
     while p < properties.len() {
         let name = properties[p].name.as_bytes();
         assert!(
-            is_name(name, false),
+            is_property_name(name),
             "property name must match ^[a-zA-Z_][a-zA-Z0-9_]{{0,63}}$"
         );
         assert!(
@@ -359,24 +360,6 @@ const fn check_node(node: &Schema, root: bool) {
     if let Some(items) = node.items {
         check_node(items, false);
     }
-}
-
-/// `^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$` for a tool, the same without `-` for a property.
-const fn is_name(name: &[u8], tool: bool) -> bool {
-    let mut i = 0;
-    while i < name.len() {
-        let ok = match name[i] {
-            b'a'..=b'z' | b'A'..=b'Z' | b'_' => true,
-            b'0'..=b'9' => i > 0,
-            b'-' => tool && i > 0,
-            _ => false,
-        };
-        if !ok {
-            return false;
-        }
-        i += 1;
-    }
-    !name.is_empty() && name.len() <= 64
 }
 
 /// Byte-order `a < b`, as `<[u8]>::cmp` is not yet `const`.

@@ -12,15 +12,14 @@
 //! It reads the document into a tree without recursion (an explicit stack), then walks the tree;
 //! the walk recurses once per schema level, and the tokenizer's depth limit bounds that.
 
+use crate::schema::{is_property_name, is_tool_name};
 use crate::tokenizer::{decode, Kind, Tokenizer};
 use std::fmt::{self, Write as _};
 
 /// The largest catalog file read, in bytes.
 pub const MAX_CATALOG: usize = 16 * 1024 * 1024;
 
-/// The longest tool description, in bytes: OpenAI's limit for `function.description`
-/// (its API answers `string_above_max_length` past it).
-pub const MAX_DESCRIPTION: usize = 1024;
+pub use crate::schema::MAX_DESCRIPTION;
 
 /// OpenAI strict's limits on a schema
 /// (developers.openai.com/api/docs/guides/structured-outputs#supported-schemas): at most 10
@@ -385,7 +384,7 @@ fn read_tool(
             )
         }
     };
-    if !is_tool_name(&name) {
+    if !is_tool_name(name.as_bytes()) {
         return fail(
             "/name",
             format!(
@@ -487,26 +486,6 @@ fn read_tool(
         open_world: hints[3].unwrap_or(true),
         input,
     })
-}
-
-fn is_tool_name(name: &str) -> bool {
-    let bytes = name.as_bytes();
-    (1..=64).contains(&bytes.len())
-        && bytes.iter().enumerate().all(|(i, &b)| match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'_' => true,
-            b'0'..=b'9' | b'-' => i > 0,
-            _ => false,
-        })
-}
-
-fn is_property_name(name: &str) -> bool {
-    let bytes = name.as_bytes();
-    (1..=64).contains(&bytes.len())
-        && bytes.iter().enumerate().all(|(i, &b)| match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'_' => true,
-            b'0'..=b'9' => i > 0,
-            _ => false,
-        })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -797,7 +776,7 @@ fn read_object<'n>(
             }
             for (name, node) in members {
                 let property_pointer = child(&properties_pointer, name);
-                if !is_property_name(name) {
+                if !is_property_name(name.as_bytes()) {
                     return Err((
                         property_pointer,
                         format!(

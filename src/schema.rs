@@ -123,6 +123,34 @@ impl Type {
     }
 }
 
+/// `^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`: OpenAI's and Anthropic's `^[a-zA-Z0-9_-]{1,64}$`, starting
+/// with a letter or underscore as Gemini also asks.
+pub const fn is_tool_name(name: &[u8]) -> bool {
+    is_name(name, true)
+}
+
+/// `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`, a name every provider accepts as a property key.
+pub const fn is_property_name(name: &[u8]) -> bool {
+    is_name(name, false)
+}
+
+const fn is_name(name: &[u8], dash: bool) -> bool {
+    let mut i = 0;
+    while i < name.len() {
+        let ok = match name[i] {
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => true,
+            b'0'..=b'9' => i > 0,
+            b'-' => dash && i > 0,
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+        i += 1;
+    }
+    !name.is_empty() && name.len() <= 64
+}
+
 /// The longest tool description accepted, in bytes: OpenAI's limit for `function.description`
 /// (its API answers `string_above_max_length` past it).
 pub const MAX_DESCRIPTION: usize = 1024;

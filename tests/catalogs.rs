@@ -58,9 +58,9 @@ fn binary(catalog: &Path, name: &str) -> PathBuf {
         .join("debug/tool-schema")
 }
 
-/// What the binary prints for one request: stdout, or `error:<code>` when it refuses.
-fn ask(binary: &Path, request: &str) -> Vec<u8> {
-    let out = Command::new(binary)
+/// The binary's whole output for one request on standard input.
+fn run(binary: &Path, request: &str) -> Output {
+    Command::new(binary)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -70,7 +70,12 @@ fn ask(binary: &Path, request: &str) -> Vec<u8> {
             child.stdin.take().unwrap().write_all(request.as_bytes())?;
             child.wait_with_output()
         })
-        .expect("the binary runs");
+        .expect("the binary runs")
+}
+
+/// What the binary prints for one request: stdout, or `error:<code>` when it refuses.
+fn ask(binary: &Path, request: &str) -> Vec<u8> {
+    let out = run(binary, request);
     if out.status.success() {
         out.stdout
     } else {
@@ -155,19 +160,11 @@ fn seed_003_catalog_matches_its_golden_files() {
 fn an_unknown_tool_is_answered_with_the_closest_name_in_one_short_line() {
     let catalog = Path::new(MANIFEST).join("tests/catalogs/reasonix/catalog.json");
     let binary = binary(&catalog, "reasonix");
-    let run = |tool: &str| {
-        let request = format!(r#"{{"op":"tool_schema","tool":"{tool}"}}"#);
-        let out = Command::new(&binary)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child.stdin.take().unwrap().write_all(request.as_bytes())?;
-                child.wait_with_output()
-            })
-            .unwrap();
+    let refuse = |tool: &str| {
+        let out = run(
+            &binary,
+            &format!(r#"{{"op":"tool_schema","tool":"{tool}"}}"#),
+        );
         assert_eq!(out.status.code(), Some(1));
         String::from_utf8(out.stderr).unwrap()
     };
@@ -176,13 +173,13 @@ fn an_unknown_tool_is_answered_with_the_closest_name_in_one_short_line() {
         ("kill", "kill_shell"),
         ("todowrite", "todo_write"),
     ] {
-        let message = run(asked);
+        let message = refuse(asked);
         assert!(
             message.contains(&format!("did you mean \"{closest}\"?")),
             "{asked}: {message}"
         );
     }
-    let message = run(&"x\\u0000".repeat(2000));
+    let message = refuse(&"x\\u0000".repeat(2000));
     assert!(message.len() < 1024, "{} bytes", message.len());
     assert_eq!(message.lines().count(), 1, "{message}");
 }
@@ -203,18 +200,8 @@ fn a_strict_anthropic_list_of_21_tools_is_unsupported() {
     let binary = binary(&catalog, "21-tools");
     let list = r#"{"op":"tool_list","format":"anthropic","strict":true}"#;
     assert_eq!(ask(&binary, list), b"error:unsupported");
-    let out = Command::new(&binary)
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(list.as_bytes())?;
-            child.wait_with_output()
-        })
-        .unwrap();
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&run(&binary, list).stderr),
         "tool-schema: unsupported: Anthropic strict mode (\"format\":\"anthropic\",\"strict\":true) \
          takes strict tools in one request: at most 20, and this request would carry 21; ask for \
          the tools one at a time with tool_schema, or without strict\n"
