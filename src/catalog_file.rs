@@ -93,10 +93,11 @@ impl fmt::Display for CatalogError {
         if let Some(tool) = &self.tool {
             write!(f, "tool {tool}: ")?;
         }
+        // A key may hold any character, a newline too: shown escaped, so the line stays one.
         let pointer = if self.pointer.is_empty() {
-            "\"\""
+            "\"\"".to_string()
         } else {
-            &self.pointer
+            escaped(&self.pointer)
         };
         write!(f, "{pointer}: {}", self.rule)
     }
@@ -296,8 +297,12 @@ fn child(pointer: &str, token: &str) -> String {
 
 /// A name or value as messages show it: in double quotes, escaped so it stays on one line.
 fn quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
+    format!("\"{}\"", escaped(text))
+}
+
+/// `text` with quotes, backslashes and anything that could break a line escaped, as in JSON.
+fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -308,7 +313,6 @@ fn quote(text: &str) -> String {
             c => out.push(c),
         }
     }
-    out.push('"');
     out
 }
 

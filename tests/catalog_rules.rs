@@ -471,4 +471,12 @@ fn messages_stay_on_one_line() {
         message.starts_with(r#"tool "a\u000ab": /name:"#),
         "{message}"
     );
+    // Found by the catalog fuzz target: a key with an escaped newline, in the pointer.
+    let message = refusal(
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"object"},"annotati\ns":1}]"#,
+    );
+    assert_eq!(
+        message,
+        r#"tool "t": /annotati\u000as: "annotati\u000as" is not a field of a catalog tool; expected name, description, inputSchema, annotations"#
+    );
 }
