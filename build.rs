@@ -32,7 +32,7 @@ mod tokenizer;
 mod wire;
 
 use catalog_file::{Catalog, NodeSpec, ScalarSpec};
-use schema::{Hints, Property, Scalar, Schema, Tool, Type};
+use schema::{Hints, Number, Property, Scalar, Schema, Tool, Type};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use wire::{Format, Shape};
@@ -158,16 +158,23 @@ fn node(spec: &NodeSpec) -> Schema {
         enumeration,
         min_length: spec.min_length,
         max_length: spec.max_length,
-        minimum: spec.minimum.as_deref().map(leak),
-        maximum: spec.maximum.as_deref().map(leak),
+        minimum: spec.minimum.as_deref().map(number),
+        maximum: spec.maximum.as_deref().map(number),
     }
 }
 
 fn scalar(spec: &ScalarSpec) -> Scalar {
     match spec {
         ScalarSpec::String(text) => Scalar::String(leak(text)),
-        ScalarSpec::Number(text) => Scalar::Number(leak(text)),
+        ScalarSpec::Number(text) => Scalar::Number(number(text)),
         ScalarSpec::Boolean(flag) => Scalar::Boolean(*flag),
+    }
+}
+
+fn number(text: &str) -> Number {
+    Number {
+        text: leak(text),
+        value: text.parse().unwrap_or(f64::NAN),
     }
 }
 

@@ -7,7 +7,7 @@
 //! reject, never build, however they were made.
 
 use crate::schema::{is_property_name, is_tool_name};
-pub use crate::schema::{Hints, Property, Scalar, Schema, Tool, Type, MAX_DESCRIPTION};
+pub use crate::schema::{Hints, Number, Property, Scalar, Schema, Tool, Type, MAX_DESCRIPTION};
 
 include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
 

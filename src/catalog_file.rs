@@ -1141,7 +1141,7 @@ fn node_expression(node: &NodeSpec) -> String {
     }
     for (key, value) in [("minimum", &node.minimum), ("maximum", &node.maximum)] {
         if let Some(text) = value {
-            let _ = write!(out, "{key}: Some({text:?}), ");
+            let _ = write!(out, "{key}: Some({}), ", number_expression(text));
         }
     }
     let _ = write!(out, "..Schema::of(Type::{ty}) }}");
@@ -1151,7 +1151,36 @@ fn node_expression(node: &NodeSpec) -> String {
 fn scalar_expression(value: &ScalarSpec) -> String {
     match value {
         ScalarSpec::String(text) => format!("Scalar::String({text:?})"),
-        ScalarSpec::Number(text) => format!("Scalar::Number({text:?})"),
+        ScalarSpec::Number(text) => format!("Scalar::Number({})", number_expression(text)),
         ScalarSpec::Boolean(flag) => format!("Scalar::Boolean({flag})"),
+    }
+}
+
+/// `Number { text, value }`: the reader has checked that the text is a finite 64-bit float, and
+/// `{:?}` writes an `f64` as a Rust literal that reads back to the same value.
+fn number_expression(text: &str) -> String {
+    let value: f64 = text.parse().unwrap_or(f64::NAN);
+    format!("Number {{ text: {text:?}, value: {value:?} }}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The generated literal keeps the spelling for writing and the value for comparing.
+    #[test]
+    fn numbers_keep_their_spelling_and_their_value() {
+        assert_eq!(
+            number_expression("1E2"),
+            r#"Number { text: "1E2", value: 100.0 }"#
+        );
+        assert_eq!(
+            number_expression("-0.50"),
+            r#"Number { text: "-0.50", value: -0.5 }"#
+        );
+        assert_eq!(
+            number_expression("1e300"),
+            r#"Number { text: "1e300", value: 1e300 }"#
+        );
     }
 }

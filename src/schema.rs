@@ -52,9 +52,9 @@ pub struct Schema {
     pub enumeration: Option<&'static [Scalar]>,
     pub min_length: Option<u64>,
     pub max_length: Option<u64>,
-    /// Bounds of an integer or number, as the catalog spelled them.
-    pub minimum: Option<&'static str>,
-    pub maximum: Option<&'static str>,
+    /// Bounds of an integer or number.
+    pub minimum: Option<Number>,
+    pub maximum: Option<Number>,
 }
 
 impl Schema {
@@ -90,12 +90,20 @@ pub struct Property {
 }
 
 /// A scalar value of the catalog: a default or an enum value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Scalar {
     String(&'static str),
-    /// As the catalog spelled it.
-    Number(&'static str),
+    Number(Number),
     Boolean(bool),
+}
+
+/// A number of the catalog, twice: as the catalog spelled it, which is how every declaration
+/// writes it, and its value, which is what a call's arguments are compared with (the reader
+/// refuses a number that does not fit a 64-bit float).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Number {
+    pub text: &'static str,
+    pub value: f64,
 }
 
 /// The JSON Schema types a node can have: exactly one each.

@@ -253,7 +253,7 @@ const fn description_name<const N: usize>(out: &mut Buf<N>, tool: &Tool) {
 const fn scalar<const N: usize>(out: &mut Buf<N>, value: Scalar) {
     match value {
         Scalar::String(text) => out.string(text),
-        Scalar::Number(text) => out.raw(text.as_bytes()),
+        Scalar::Number(number) => out.raw(number.text.as_bytes()),
         Scalar::Boolean(value) => out.boolean(value),
     }
 }
@@ -368,10 +368,10 @@ const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, pla
             out.unsigned(count);
         }
     }
-    if let Some(text) = node.maximum {
+    if let Some(number) = node.maximum {
         if !strict_anthropic {
             key(out, &mut first, b"\"maximum\":");
-            out.raw(text.as_bytes());
+            out.raw(number.text.as_bytes());
         }
     }
     if let Some(count) = node.min_items {
@@ -386,10 +386,10 @@ const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, pla
             out.unsigned(count);
         }
     }
-    if let Some(text) = node.minimum {
+    if let Some(number) = node.minimum {
         if !strict_anthropic {
             key(out, &mut first, b"\"minimum\":");
-            out.raw(text.as_bytes());
+            out.raw(number.text.as_bytes());
         }
     }
     if with_properties {

@@ -199,7 +199,12 @@ enum Place {
 fn scalar(value: &Scalar) -> Value {
     match *value {
         Scalar::String(text) => json!(text),
-        Scalar::Number(text) => serde_json::from_str(text).expect("a number"),
+        Scalar::Number(number) => {
+            let value: Value = serde_json::from_str(number.text).expect("a number");
+            // The value beside the spelling is the spelling's value.
+            assert_eq!(value.as_f64(), Some(number.value), "{}", number.text);
+            value
+        }
         Scalar::Boolean(flag) => json!(flag),
     }
 }
@@ -290,8 +295,8 @@ fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
         }
     }
     for (key, value) in [("minimum", schema.minimum), ("maximum", schema.maximum)] {
-        if let (Some(text), false) = (value, anthropic) {
-            out.insert(key.into(), serde_json::from_str(text).expect("a number"));
+        if let (Some(number), false) = (value, anthropic) {
+            out.insert(key.into(), scalar(&Scalar::Number(number)));
         }
     }
     Value::Object(out)
