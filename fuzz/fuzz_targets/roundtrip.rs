@@ -27,6 +27,13 @@ fuzz_target!(|data: &[u8]| {
     let shape = shapes[s];
     let request = spell(pick, shape, &mut bytes);
     let mut out = Vec::new();
+    if over_anthropic_strict_limits(pick, shape) {
+        // The one refusal a well-formed request can meet: Anthropic strict mode's limits.
+        let err = respond(request.as_bytes(), &mut out).expect_err(&request);
+        assert_eq!(err.code(), "unsupported", "{request:?}: {err}");
+        assert!(out.is_empty());
+        return;
+    }
     respond(request.as_bytes(), &mut out).unwrap_or_else(|err| panic!("{request:?}: {err}"));
 
     let mut verified = VERIFIED.lock().unwrap();
@@ -134,6 +141,25 @@ fn assert_sorted(value: &Value) {
         Value::Array(items) => items.iter().for_each(assert_sorted),
         _ => {}
     }
+}
+
+/// Whether Anthropic strict mode refuses this variant: more than 20 tools in one request, or
+/// more than 24 optional properties across them, counted at every depth.
+fn over_anthropic_strict_limits(pick: usize, shape: Shape) -> bool {
+    if !(shape.strict() && shape.format() == Format::Anthropic) {
+        return false;
+    }
+    fn optional(schema: &Schema) -> usize {
+        let here = schema.properties.iter().filter(|p| !p.required).count();
+        let below: usize = schema.properties.iter().map(|p| optional(&p.schema)).sum();
+        here + below + schema.items.map_or(0, optional)
+    }
+    let tools: Vec<&Tool> = match TOOLS.get(pick) {
+        Some(tool) => vec![tool],
+        None => TOOLS.iter().collect(),
+    };
+    let optional: usize = tools.iter().map(|tool| optional(&tool.input)).sum();
+    tools.len() > 20 || optional > 24
 }
 
 /// The declaration the catalog and the format's rules call for, built here with `json!`
