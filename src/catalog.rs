@@ -22,6 +22,11 @@ pub(crate) const NAMES: [&str; TOOLS.len()] = {
     names
 };
 
+/// The names alone, for finding a tool at run time. Reading names through [`TOOLS`] would
+/// link every tool's schema tree into the binary, and in a static-pie binary each of its
+/// pointers is a relocation applied at start-up: the tree cost a page fault per spawn.
+static TOOL_NAMES: [&str; TOOLS.len()] = NAMES;
+
 /// Open addressing over a table at least four times the catalog's size, so runs of occupied
 /// slots stay short and a probe always meets an empty slot. Each slot holds the upper half of
 /// its name's hash, to turn most probes away without reading a name, and the tool's index plus
@@ -84,7 +89,7 @@ pub(crate) fn find_name(name: &[u8]) -> Option<usize> {
             return None;
         }
         let tool = entry as usize - 1;
-        if slot_tag == tag && TOOLS[tool].name.as_bytes() == name {
+        if slot_tag == tag && TOOL_NAMES[tool].as_bytes() == name {
             return Some(tool);
         }
         slot = (slot + 1) & (INDEX_SLOTS - 1);
@@ -131,12 +136,12 @@ pub(crate) fn closest(literal: &[u8]) -> &'static str {
         .get(1..literal.len().saturating_sub(1))
         .unwrap_or(b"");
     let asked = &inner[..inner.len().min(64)];
-    let mut best = ((true, usize::MAX), TOOLS[0].name);
-    for tool in &TOOLS {
-        let name = tool.name.as_bytes();
+    let mut best = ((true, usize::MAX), TOOL_NAMES[0]);
+    for tool in TOOL_NAMES {
+        let name = tool.as_bytes();
         let rank = (!contains(name, asked), edit_distance(asked, name));
         if rank < best.0 {
-            best = (rank, tool.name);
+            best = (rank, tool);
         }
     }
     best.1
