@@ -78,7 +78,7 @@ const fn hash(bytes: &[u8]) -> u64 {
 
 /// The index in [`TOOLS`] of the tool named exactly `name`: one hash and, almost always, one
 /// name comparison, whatever the catalog's size.
-#[inline]
+#[inline(always)]
 pub(crate) fn find_name(name: &[u8]) -> Option<usize> {
     let hash = hash(name);
     let tag = (hash >> 32) as u32;

@@ -16,7 +16,9 @@
 use crate::catalog;
 use crate::error::Error;
 use crate::error::MAX_INPUT;
-use crate::tokenizer::{skip_whitespace, string_eq, Kind, Stop, Token, Tokenizer, PLAIN};
+use crate::tokenizer::{
+    plain_run_end, skip_whitespace, string_eq, Kind, Stop, Token, Tokenizer, PLAIN,
+};
 use crate::wire::{Format, Shape, FORMAT_LIST};
 
 /// A request understood.
@@ -213,9 +215,7 @@ const _: () = {
 };
 
 /// The catalog's tool that the string literal at `at` (after any whitespace) names exactly,
-/// without escapes, and the offset just past it. The literal is found by its closing quote
-/// (tool names are at most 64 bytes of plain ASCII), then looked up by hash, so the cost does
-/// not grow with the catalog.
+/// without escapes, and the offset just past it.
 #[inline(always)]
 fn tool_name(input: &[u8], mut at: usize) -> Option<(usize, usize)> {
     if input.get(at) != Some(&b'"') {
@@ -225,10 +225,14 @@ fn tool_name(input: &[u8], mut at: usize) -> Option<(usize, usize)> {
     if literal.first() != Some(&b'"') {
         return None;
     }
-    let inner = &literal[1..literal.len().min(66)];
-    let len = inner.iter().position(|&b| b == b'"')?;
-    let index = catalog::find_name(&inner[..len])?;
-    Some((index, at + len + 2))
+    // A name is plain ASCII, so its end is the first byte that is not plain (eight at a time),
+    // and that must be the closing quote; then one hash finds the tool.
+    let end = plain_run_end(input, at + 1);
+    if input.get(end) != Some(&b'"') {
+        return None;
+    }
+    let index = catalog::find_name(&input[at + 1..end])?;
+    Some((index, end + 1))
 }
 
 /// The offset just past `byte`, which must come at `at` or after whitespace.

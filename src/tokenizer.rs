@@ -461,7 +461,7 @@ pub(crate) const PLAIN: [bool; 256] = {
 /// Most of a string is plain ASCII, so it is read eight bytes at a time while eight remain, and
 /// the last few a byte at a time.
 #[inline(always)]
-fn plain_run_end(input: &[u8], mut i: usize) -> usize {
+pub(crate) fn plain_run_end(input: &[u8], mut i: usize) -> usize {
     while let Some(word) = input.get(i..i + 8) {
         let word = <[u8; 8]>::try_from(word).unwrap_or([0; 8]);
         let flags = not_plain(u64::from_le_bytes(word));
