@@ -7,7 +7,9 @@
 //! every level, non-ASCII as raw UTF-8, one trailing newline. Providers cache prompts by exact
 //! prefix, and tool declarations sit at the front of it, so the bytes never vary.
 //!
-//! [`respond`] is the whole library; the `tool-schema` binary is a thin shell around it.
+//! [`respond()`] answers one request and [`serve`] a stream of them; the `tool-schema` binary is
+//! a thin shell around the two. [`catalog_file`] is the catalog reader that the build runs,
+//! exposed for tests and fuzzing.
 //!
 //! The tools come from a catalog file, an MCP `tools/list` array (`src/catalog.json` by default,
 //! or the file named by `TOOL_SCHEMA_CATALOG` when the crate is built), which `build.rs` checks
