@@ -24,22 +24,29 @@ const SHAPES: [(&str, bool); 8] = [
     ("mcp", false),
 ];
 
-/// `cargo build` of the binary over `catalog`, in a target directory of its own named `name`.
-fn build(catalog: &Path, name: &str) -> Output {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("catalog-{name}"));
-    Command::new(cargo)
-        .args([
-            "build",
-            "--quiet",
-            "--bin",
-            "tool-schema",
-            "--manifest-path",
-        ])
+/// The target directory of the builds named `name`.
+fn target_dir(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("catalog-{name}"))
+}
+
+/// `cargo ARGS` on this package, in the target directory named `name`.
+fn cargo(args: &[&str], name: &str) -> Command {
+    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command
+        .args(args)
+        .arg("--manifest-path")
         .arg(Path::new(MANIFEST).join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", target_dir(name))
+        .stdin(Stdio::null());
+    command
+}
+
+const BUILD: [&str; 4] = ["build", "--quiet", "--bin", "tool-schema"];
+
+/// `cargo build` of the binary over `catalog`, in the target directory named `name`.
+fn build(catalog: &Path, name: &str) -> Output {
+    cargo(&BUILD, name)
         .env("TOOL_SCHEMA_CATALOG", catalog)
-        .env("CARGO_TARGET_DIR", &target)
-        .stdin(Stdio::null())
         .output()
         .expect("cargo runs")
 }
@@ -53,9 +60,7 @@ fn binary(catalog: &Path, name: &str) -> PathBuf {
         catalog.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("catalog-{name}"))
-        .join("debug/tool-schema")
+    target_dir(name).join("debug/tool-schema")
 }
 
 /// The binary's whole output for one request on standard input.
@@ -261,17 +266,9 @@ fn the_mcp_list_of_seed_003_is_a_catalog_that_gives_the_same_bytes() {
 /// No request allocates, whatever the catalog: `tests/alloc.rs`, built and run over seed 003's.
 #[test]
 fn no_request_allocates_over_seed_003s_catalog() {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let catalog = Path::new(MANIFEST).join("tests/catalogs/reasonix/catalog.json");
-    let out = Command::new(cargo)
-        .args(["test", "--quiet", "--test", "alloc", "--manifest-path"])
-        .arg(Path::new(MANIFEST).join("Cargo.toml"))
+    let out = cargo(&["test", "--quiet", "--test", "alloc"], "reasonix-alloc")
         .env("TOOL_SCHEMA_CATALOG", &catalog)
-        .env(
-            "CARGO_TARGET_DIR",
-            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("catalog-reasonix-alloc"),
-        )
-        .stdin(Stdio::null())
         .output()
         .expect("cargo runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -290,22 +287,10 @@ fn a_relative_catalog_path_is_taken_from_where_cargo_was_started() {
     std::fs::create_dir_all(dir.join("nested")).unwrap();
     let catalog = r#"[{"name":"only_tool","description":"d","inputSchema":{"type":"object"}}]"#;
     std::fs::write(dir.join("nested/tools.json"), catalog).unwrap();
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("catalog-relative");
-    let out = Command::new(cargo)
-        .args([
-            "build",
-            "--quiet",
-            "--bin",
-            "tool-schema",
-            "--manifest-path",
-        ])
-        .arg(Path::new(MANIFEST).join("Cargo.toml"))
+    let out = cargo(&BUILD, "relative")
         .current_dir(&dir)
         .env("PWD", &dir)
         .env("TOOL_SCHEMA_CATALOG", "nested/tools.json")
-        .env("CARGO_TARGET_DIR", &target)
-        .stdin(Stdio::null())
         .output()
         .expect("cargo runs");
     assert!(
@@ -314,7 +299,7 @@ fn a_relative_catalog_path_is_taken_from_where_cargo_was_started() {
         String::from_utf8_lossy(&out.stderr)
     );
     let answer = ask(
-        &target.join("debug/tool-schema"),
+        &target_dir("relative").join("debug/tool-schema"),
         r#"{"op":"tool_list","format":"gemini"}"#,
     );
     assert_eq!(
