@@ -51,15 +51,19 @@ fn build(catalog: &Path, name: &str) -> Output {
         .expect("cargo runs")
 }
 
+/// Panics with cargo's own output when a cargo command failed.
+fn assert_cargo_succeeded(out: &Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// The binary over `catalog`; panics with cargo's output when the build fails.
 fn binary(catalog: &Path, name: &str) -> PathBuf {
     let out = build(catalog, name);
-    assert!(
-        out.status.success(),
-        "building over {}: {}",
-        catalog.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_cargo_succeeded(&out, &format!("building over {}", catalog.display()));
     target_dir(name).join("debug/tool-schema")
 }
 
@@ -293,11 +297,7 @@ fn a_relative_catalog_path_is_taken_from_where_cargo_was_started() {
         .env("TOOL_SCHEMA_CATALOG", "nested/tools.json")
         .output()
         .expect("cargo runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_cargo_succeeded(&out, "building with a relative TOOL_SCHEMA_CATALOG");
     let answer = ask(
         &target_dir("relative").join("debug/tool-schema"),
         r#"{"op":"tool_list","format":"gemini"}"#,
@@ -351,11 +351,7 @@ fn a_dependent_crate_sets_the_catalog_in_its_cargo_config() {
         .stdin(Stdio::null())
         .output()
         .expect("cargo runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_cargo_succeeded(&out, "running the dependent crate");
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "[{\"description\":\"d\",\"name\":\"harness_tool\"}]\n"
