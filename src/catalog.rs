@@ -219,6 +219,59 @@ pub(crate) const OPTIONAL_IN_ALL: usize = {
     sum
 };
 
+/// Bounds of the call checker's fixed arrays, taken from the catalog's deepest path: how many
+/// arrays and objects nest along it ([`MAX_NESTING`]), how many 64-bit words mark which of its
+/// objects' properties were seen ([`PATH_WORDS`]), and how many properties its objects have in
+/// all ([`PATH_PROPERTIES`]). A call's walk only descends where the schema does, so these bound
+/// it whatever the call holds.
+pub(crate) const MAX_NESTING: usize = deepest(Measure::Nesting);
+pub(crate) const PATH_WORDS: usize = deepest(Measure::Words);
+pub(crate) const PATH_PROPERTIES: usize = deepest(Measure::Properties);
+
+/// What [`deepest`] adds up along a path.
+#[derive(Clone, Copy)]
+enum Measure {
+    Nesting,
+    Words,
+    Properties,
+}
+
+const fn deepest(measure: Measure) -> usize {
+    let mut most = 0;
+    let mut i = 0;
+    while i < TOOLS.len() {
+        let here = along(&TOOLS[i].input, measure);
+        if here > most {
+            most = here;
+        }
+        i += 1;
+    }
+    most
+}
+
+/// The most that `measure` adds up to along any path from `node` down, `node` included.
+/// Recursion follows the catalog, whose depth the reader bounds.
+const fn along(node: &Schema, measure: Measure) -> usize {
+    let own = match measure {
+        Measure::Nesting => matches!(node.ty, Type::Object | Type::Array) as usize,
+        Measure::Words => node.properties.len().div_ceil(64),
+        Measure::Properties => node.properties.len(),
+    };
+    let mut below = 0;
+    if let Some(items) = node.items {
+        below = along(items, measure);
+    }
+    let mut i = 0;
+    while i < node.properties.len() {
+        let here = along(&node.properties[i].schema, measure);
+        if here > below {
+            below = here;
+        }
+        i += 1;
+    }
+    own + below
+}
+
 const _: () = check(&TOOLS);
 
 /// Fails the build when the tables break a rule. `pub` so that `compile_fail` doctests can show

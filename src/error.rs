@@ -132,6 +132,13 @@ impl Error {
         )
     }
 
+    /// The same error for a document that starts `base` bytes into a larger one.
+    #[cold]
+    pub(crate) fn shifted(mut self, base: usize) -> Error {
+        self.at = self.at.map(|at| at + base);
+        self
+    }
+
     /// Every constructor below comes through here, off the hot path.
     #[cold]
     fn at(at: usize, kind: Kind) -> Error {

@@ -20,8 +20,11 @@
 //! a way to declare tools at run time: the catalog is checked and rendered when the crate is
 //! compiled, so a bad catalog fails the build, not a request.
 
+mod call;
+mod canonical;
 pub mod catalog;
 pub mod catalog_file;
+mod check;
 mod error;
 mod request;
 mod respond;
@@ -29,6 +32,7 @@ pub mod schema;
 mod sink;
 mod stream;
 pub mod tokenizer;
+mod verdict;
 pub mod wire;
 pub mod writer;
 

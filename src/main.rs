@@ -115,11 +115,47 @@ fn answer(request: &[u8]) -> Result<(), Error> {
 
 #[inline(never)]
 fn answer_buffered(request: &[u8]) -> Result<(), Error> {
-    let mut response = [0; MAX_OUTPUT];
-    let mut rest = &mut response[..];
-    respond(request, &mut rest)?;
-    let len = MAX_OUTPUT - rest.len();
-    write_stdout(&response[..len])
+    let mut block = Block {
+        buf: [0; BLOCK],
+        len: 0,
+    };
+    respond(request, &mut block)?;
+    write_stdout(&block.buf[..block.len])
+}
+
+/// The block an answer is gathered in: room for the longest declaration list, so that one is
+/// written in one piece. A longer answer (a `check_call` echoes its arguments) goes out a block
+/// at a time.
+const BLOCK: usize = if MAX_OUTPUT > 16 * 1024 {
+    MAX_OUTPUT
+} else {
+    16 * 1024
+};
+
+struct Block {
+    buf: [u8; BLOCK],
+    len: usize,
+}
+
+impl Write for Block {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if BLOCK - self.len < bytes.len() {
+            let mut stdout = io::stdout().lock();
+            stdout.write_all(&self.buf[..self.len])?;
+            self.len = 0;
+            if bytes.len() > BLOCK {
+                stdout.write_all(bytes)?;
+                return Ok(bytes.len());
+            }
+        }
+        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A writer that takes an answer only when it comes whole, in one piece ending in a newline,

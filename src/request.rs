@@ -13,6 +13,7 @@
 //! fields in a fixed order: `tool` (`unknown_field` in a list, `missing_field`), `format`
 //! (`unknown_format`), `strict` (`unsupported`), and last the tool's name (`unknown_tool`).
 
+use crate::call::{self, Call, Span};
 use crate::catalog;
 use crate::error::Error;
 use crate::error::MAX_INPUT;
@@ -34,26 +35,38 @@ pub enum Op {
     ToolSchema { tool: usize },
     /// Every tool's declaration, as one array.
     ToolList,
+    /// Judge a tool call that a model sent back.
+    CheckCall { call: Call },
 }
 
 /// The ops there are, for error messages.
-pub(crate) const OPS: &str = "tool_schema, tool_list";
+pub(crate) const OPS: &str = "tool_schema, tool_list, check_call";
 
 /// The ops' names; an op is known by its index here.
-const OP_NAMES: [&str; 2] = ["tool_schema", "tool_list"];
+const OP_NAMES: [&str; 3] = ["tool_schema", "tool_list", "check_call"];
+const TOOL_SCHEMA: usize = 0;
 const TOOL_LIST: usize = 1;
+const CHECK_CALL: usize = 2;
 
 /// The fields a request may have, and the JSON type each takes (`Kind::True` standing for
 /// either boolean); a field is known by its index here.
-const FIELD_NAMES: [&str; 4] = ["op", "tool", "format", "strict"];
-const FIELD_KINDS: [Kind; FIELD_NAMES.len()] =
-    [Kind::String, Kind::String, Kind::String, Kind::True];
+const FIELD_NAMES: [&str; 5] = ["op", "tool", "format", "strict", "call"];
+const FIELD_KINDS: [Kind; FIELD_NAMES.len()] = [
+    Kind::String,
+    Kind::String,
+    Kind::String,
+    Kind::True,
+    Kind::ObjectStart,
+];
 const OP: usize = 0;
 const TOOL: usize = 1;
 const FORMAT: usize = 2;
 const STRICT: usize = 3;
-const ANY_FIELD: &str = "op, tool, format, strict";
+const CALL: usize = 4;
+const ANY_FIELD: &str = "op, tool, format, strict, call";
+const SCHEMA_FIELD: &str = "op, tool, format, strict";
 const LIST_FIELD: &str = "op, format, strict";
+const CHECK_FIELD: &str = "op, format, strict, call";
 
 /// Reads one request. Allocates nothing: strings stay as borrowed literals until compared.
 #[inline]
@@ -86,6 +99,8 @@ fn within_limits(request: Request) -> Result<Request, Error> {
     let (tools, optional) = match request.op {
         Op::ToolList => (catalog::TOOLS.len(), catalog::OPTIONAL_IN_ALL),
         Op::ToolSchema { tool } => (1, catalog::OPTIONAL[tool]),
+        // A call is judged against the catalog, whatever the provider's limits on declaring it.
+        Op::CheckCall { .. } => return Ok(request),
     };
     if tools > catalog::ANTHROPIC_STRICT_TOOLS {
         return Err(Error::over_limit(
@@ -112,7 +127,7 @@ fn within_limits(request: Request) -> Result<Request, Error> {
 #[inline(never)]
 fn general(input: &[u8]) -> Result<Request, Error> {
     let mut tokens = Tokenizer::new(input);
-    let meaning = read(&mut tokens);
+    let meaning = read(input, &mut tokens);
     match meaning {
         Err(error) if error.is_syntax() => Err(error),
         _ => match tokens.drain() {
@@ -145,6 +160,9 @@ fn quick(input: &[u8]) -> Option<Request> {
         let end = match field {
             OP if list.is_none() => {
                 let (op, end) = spelled(input, at, &OP_NAMES)?;
+                if op != TOOL_SCHEMA && op != TOOL_LIST {
+                    return None;
+                }
                 list = Some(op == TOOL_LIST);
                 end
             }
@@ -283,12 +301,13 @@ fn next<'a>(tokens: &mut Tokenizer<'a>) -> Result<Token<'a>, Error> {
 type Member<'a> = Option<(Token<'a>, Token<'a>)>;
 
 #[inline]
-fn read(tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
+fn read(input: &[u8], tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
     let open = next(tokens)?;
     if open.kind != Kind::ObjectStart {
-        return Err(Error::not_an_object(open.at, describe(open.kind)));
+        return Err(Error::not_an_object(open.at, open.kind.described()));
     }
     let mut members: [Member<'_>; FIELD_NAMES.len()] = [None; FIELD_NAMES.len()];
+    let mut call_end = 0;
     let close = loop {
         let key = next(tokens)?;
         if key.kind == Kind::ObjectEnd {
@@ -311,29 +330,51 @@ fn read(tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
             return Err(Error::wrong_type(
                 value.at,
                 name,
-                describe(want),
-                describe(value.kind),
+                want.described(),
+                value.kind.described(),
             ));
+        }
+        if field == CALL {
+            call_end = call::skip(tokens, value).map_err(|Stop| tokens.error())?;
         }
         members[field] = Some((key, value));
     };
 
-    understand(&members, close.at)
+    understand(input, &members, call_end, close.at)
 }
 
-/// What the members of a well-formed request object ask for; `close` is the offset of its `}`.
+/// What the members of a well-formed request object ask for; `close` is the offset of its `}`,
+/// and `call_end` the offset just past the `call` object, if there is one.
 #[inline]
-fn understand(members: &[Member<'_>; FIELD_NAMES.len()], close: usize) -> Result<Request, Error> {
+fn understand(
+    input: &[u8],
+    members: &[Member<'_>; FIELD_NAMES.len()],
+    call_end: usize,
+    close: usize,
+) -> Result<Request, Error> {
     let (_, op) = members[OP].ok_or_else(|| Error::missing_field(close, "op"))?;
     let Some(op_index) = OP_NAMES.iter().position(|name| string_eq(op.raw, name)) else {
         return Err(Error::unknown_op(op.at, op.raw, OPS));
     };
-    let list = op_index == TOOL_LIST;
-    let tool = match (list, members[TOOL]) {
-        (true, Some((key, _))) => return Err(Error::unknown_field(key.at, key.raw, LIST_FIELD)),
-        (true, None) => None,
-        (false, Some((_, value))) => Some(value),
-        (false, None) => return Err(Error::missing_field(close, "tool")),
+    let expected = match op_index {
+        TOOL_SCHEMA => SCHEMA_FIELD,
+        TOOL_LIST => LIST_FIELD,
+        _ => CHECK_FIELD,
+    };
+    let tool = match (op_index == TOOL_SCHEMA, members[TOOL]) {
+        (false, Some((key, _))) => return Err(Error::unknown_field(key.at, key.raw, expected)),
+        (false, None) => None,
+        (true, Some((_, value))) => Some(value),
+        (true, None) => return Err(Error::missing_field(close, "tool")),
+    };
+    let call = match (op_index == CHECK_CALL, members[CALL]) {
+        (false, Some((key, _))) => return Err(Error::unknown_field(key.at, key.raw, expected)),
+        (false, None) => None,
+        (true, Some((_, value))) => Some(Span {
+            at: value.at,
+            end: call_end,
+        }),
+        (true, None) => return Err(Error::missing_field(close, "call")),
     };
     let format = match members[FORMAT] {
         None => Format::OpenAi,
@@ -347,28 +388,17 @@ fn understand(members: &[Member<'_>; FIELD_NAMES.len()], close: usize) -> Result
         let at = members[STRICT].map_or(close, |(key, _)| key.at);
         Error::unsupported(at, format.name())
     })?;
-    let op = match tool {
-        None => Op::ToolList,
-        Some(value) => {
+    let op = match (tool, call) {
+        (Some(value), _) => {
             let tool = catalog::find(value.raw).ok_or_else(|| {
                 Error::unknown_tool(value.at, value.raw, catalog::closest(value.raw))
             })?;
             Op::ToolSchema { tool }
         }
+        (None, Some(span)) => Op::CheckCall {
+            call: call::read(input, span, format)?,
+        },
+        (None, None) => Op::ToolList,
     };
     Ok(Request { op, shape })
-}
-
-/// How a value of this kind is named in messages.
-#[inline]
-fn describe(kind: Kind) -> &'static str {
-    match kind {
-        Kind::ObjectStart => "an object",
-        Kind::ArrayStart => "an array",
-        Kind::String => "a string",
-        Kind::Number => "a number",
-        Kind::True | Kind::False => "a boolean",
-        Kind::Null => "null",
-        Kind::ObjectEnd | Kind::ArrayEnd | Kind::Key => "a token",
-    }
 }

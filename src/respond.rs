@@ -2,6 +2,7 @@
 
 use crate::error::Error;
 use crate::request::{self, Op};
+use crate::verdict;
 use crate::writer;
 use std::io::Write;
 
@@ -20,11 +21,12 @@ use std::io::Write;
 /// let err = tool_schema::respond(br#"{"op":"tool_schema","tool":"rm"}"#, &mut out).unwrap_err();
 /// assert_eq!(err.code(), "unknown_tool");
 /// ```
-pub fn respond(request: &[u8], out: &mut impl Write) -> Result<(), Error> {
-    let request = request::parse(request)?;
+pub fn respond(input: &[u8], out: &mut impl Write) -> Result<(), Error> {
+    let request = request::parse(input)?;
     match request.op {
         Op::ToolSchema { tool } => writer::write_tool(out, tool, request.shape),
         Op::ToolList => writer::write_list(out, request.shape),
+        Op::CheckCall { call } => verdict::answer(input, &call, request.shape, out),
     }
     .map_err(|err| Error::io("cannot write the response", &err))
 }

@@ -1,9 +1,12 @@
 //! A byte sink that `const fn`s write JSON into, so the compiler can render every declaration
-//! when the crate is compiled.
+//! when the crate is compiled; and [`Escaped`], the same escapes at run time, for messages.
 //!
 //! It knows JSON's lexical rules only: raw bytes, booleans, whole numbers and string literals
 //! with the 256-entry escape table below. Which keys come in which order is the caller's (see
 //! `wire.rs`).
+
+use std::fmt;
+use std::io::{self, Write};
 
 /// A byte sink that `const fn`s can write JSON into. Bytes past `N` are counted, not stored,
 /// so `Buf<0>` measures and `Buf<exact size>` fills.
@@ -85,8 +88,50 @@ impl<const N: usize> Buf<N> {
     }
 }
 
+/// Writes what `text` formats as the inside of a JSON string, with the writer's escapes.
+pub(crate) fn escaped<W: Write>(
+    out: &mut W,
+    text: impl FnOnce(&mut Escaped<'_, W>) -> fmt::Result,
+) -> io::Result<()> {
+    let mut writer = Escaped { out, failed: None };
+    let result = text(&mut writer);
+    match (writer.failed, result) {
+        (Some(err), _) => Err(err),
+        (None, Ok(())) => Ok(()),
+        (None, Err(fmt::Error)) => Err(io::ErrorKind::Other.into()),
+    }
+}
+
+/// Text written as the inside of a JSON string literal.
+pub(crate) struct Escaped<'a, W: Write> {
+    out: &'a mut W,
+    failed: Option<io::Error>,
+}
+
+impl<W: Write> fmt::Write for Escaped<'_, W> {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        let bytes = text.as_bytes();
+        let mut plain = 0;
+        let mut result = Ok(());
+        for (i, &byte) in bytes.iter().enumerate() {
+            let (escape, len) = escape(byte);
+            if len > 0 {
+                result = result
+                    .and_then(|()| self.out.write_all(&bytes[plain..i]))
+                    .and_then(|()| self.out.write_all(&escape[..len]));
+                plain = i + 1;
+            }
+        }
+        result = result.and_then(|()| self.out.write_all(&bytes[plain..]));
+        result.map_err(|err| {
+            self.failed = Some(err);
+            fmt::Error
+        })
+    }
+}
+
 /// How `byte` is written inside a JSON string: the escape and its length, or a length of 0 when
-/// the byte stands for itself. Shared by the compile-time writer and stream mode's error lines.
+/// the byte stands for itself. Shared by the compile-time writer and the run-time [`Escaped`].
 #[allow(clippy::just_underscores_and_digits)] // `__` reads as "nothing to do", as in the table
 pub(crate) const fn escape(byte: u8) -> ([u8; 6], usize) {
     let (high, low) = (HEX[(byte >> 4) as usize], HEX[(byte & 0xF) as usize]);

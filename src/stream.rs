@@ -8,6 +8,7 @@
 
 use crate::error::{Error, MAX_INPUT};
 use crate::respond::respond;
+use crate::sink::escaped;
 use crate::writer::MAX_OUTPUT;
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
@@ -87,7 +88,8 @@ pub fn serve(input: &mut impl Read, output: &mut impl Write) -> Result<(), Error
     }
 }
 
-/// The output block being filled.
+/// The output block being filled. It takes an answer in as many writes as its writer makes, and
+/// passes a full block on, so an answer of any length (a `check_call` echoes its arguments) fits.
 struct Output<'a, W: Write> {
     sink: &'a mut W,
     buf: [u8; OUT_CAP],
@@ -105,18 +107,20 @@ impl<W: Write> Output<'_, W> {
         if OUT_CAP - self.len < ROOM {
             self.flush()?;
         }
-        let mut rest = &mut self.buf[self.len..];
-        let room = rest.len();
-        if let Err(err) = respond(line, &mut rest) {
-            // `respond` wrote nothing; the error line is short (the test suite checks it fits).
-            rest.write_all(b"{\"error\":{\"code\":\"").ok();
-            rest.write_all(err.code().as_bytes()).ok();
-            rest.write_all(b"\",\"message\":\"").ok();
-            write!(Escaped(&mut rest), "{err}").ok();
-            rest.write_all(b"\"}}\n").ok();
+        let Err(err) = respond(line, self) else {
+            return Ok(());
+        };
+        if err.code() == "io" {
+            // Our own output failed, not the request.
+            return Err(err);
         }
-        self.len += room - rest.len();
-        Ok(())
+        // `respond` wrote nothing; the error line is short (the test suite checks it fits).
+        let fail = |err: io::Error| Error::io("cannot write standard output", &err);
+        self.write_all(b"{\"error\":{\"code\":\"").map_err(fail)?;
+        self.write_all(err.code().as_bytes()).map_err(fail)?;
+        self.write_all(b"\",\"message\":\"").map_err(fail)?;
+        escaped(self, |text| write!(text, "{err}")).map_err(fail)?;
+        self.write_all(b"\"}}\n").map_err(fail)
     }
 
     fn flush(&mut self) -> Result<(), Error> {
@@ -127,27 +131,22 @@ impl<W: Write> Output<'_, W> {
     }
 }
 
-/// Writes text as the inside of a JSON string literal, with the writer's escapes.
-struct Escaped<'a, 'b>(&'a mut &'b mut [u8]);
-
-impl std::fmt::Write for Escaped<'_, '_> {
-    fn write_str(&mut self, text: &str) -> std::fmt::Result {
-        let bytes = text.as_bytes();
-        let mut plain = 0;
-        for (i, &byte) in bytes.iter().enumerate() {
-            let (escape, len) = crate::sink::escape(byte);
-            if len > 0 {
-                self.0
-                    .write_all(&bytes[plain..i])
-                    .map_err(|_| std::fmt::Error)?;
-                self.0
-                    .write_all(&escape[..len])
-                    .map_err(|_| std::fmt::Error)?;
-                plain = i + 1;
+impl<W: Write> Write for Output<'_, W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if OUT_CAP - self.len < bytes.len() {
+            self.sink.write_all(&self.buf[..self.len])?;
+            self.len = 0;
+            if bytes.len() > OUT_CAP {
+                return self.sink.write(bytes);
             }
         }
-        self.0
-            .write_all(&bytes[plain..])
-            .map_err(|_| std::fmt::Error)
+        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+        Ok(bytes.len())
+    }
+
+    /// Only [`Output::flush`] passes the block on: the stream decides when.
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }

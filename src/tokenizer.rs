@@ -28,6 +28,21 @@ pub enum Kind {
     Null,
 }
 
+impl Kind {
+    /// How a value of this kind is named in messages: "a string", "an object".
+    pub(crate) fn described(self) -> &'static str {
+        match self {
+            Kind::ObjectStart => "an object",
+            Kind::ArrayStart => "an array",
+            Kind::String => "a string",
+            Kind::Number => "a number",
+            Kind::True | Kind::False => "a boolean",
+            Kind::Null => "null",
+            Kind::ObjectEnd | Kind::ArrayEnd | Kind::Key => "a token",
+        }
+    }
+}
+
 /// One token: its kind, where it starts, and its bytes in the input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Token<'a> {
@@ -606,7 +621,7 @@ fn escaped_eq(inner: &[u8], want: &[u8]) -> bool {
 
 /// The character an escape stands for and how many bytes it takes. `escape` starts at its
 /// backslash and has been validated by the tokenizer; anything else decodes to U+FFFD.
-fn decode_escape(escape: &[u8]) -> (char, usize) {
+pub(crate) fn decode_escape(escape: &[u8]) -> (char, usize) {
     let hex = |at: usize| {
         let digits = escape
             .get(at..at + 4)

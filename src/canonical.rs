@@ -1,0 +1,226 @@
+//! Checked arguments in canonical form, RFC 8785 (JCS): keys sorted, no whitespace, strings
+//! escaped as the writer escapes them, numbers as ECMAScript writes them.
+//!
+//! Keys are the catalog's property names, plain ASCII, so their byte order is JCS's UTF-16 order,
+//! and sorting an object is sorting its members by property index. Only objects reorder; the
+//! members of one object are gathered into a scratch array, sorted, and written, and each
+//! value is read again where it starts. Recursion follows the schema (the catalog's deepest
+//! path, see `catalog::MAX_NESTING`), never the input: the arguments have been checked against
+//! that schema already.
+
+use crate::call::skip;
+use crate::catalog::PATH_PROPERTIES;
+use crate::check::{number, property_index};
+use crate::schema::{Schema, Type};
+use crate::sink::escape;
+use crate::tokenizer::{decode_escape, Kind, Stop, Tokenizer};
+use std::io::{self, Write};
+
+/// Writes the value of `schema` that starts at `at` in `arguments` (checked, so valid JSON of
+/// the schema's types) in canonical form. A `null` member is left out: the checker accepts one
+/// only for an optional property that the declaration made nullable, and it means "not given".
+pub(crate) fn value(
+    out: &mut impl Write,
+    arguments: &[u8],
+    at: usize,
+    schema: &'static Schema,
+) -> io::Result<()> {
+    let mut scratch = [(0u32, 0u32); PATH_PROPERTIES];
+    write_value(out, arguments, at, schema, &mut scratch)
+}
+
+fn write_value(
+    out: &mut impl Write,
+    arguments: &[u8],
+    at: usize,
+    schema: &'static Schema,
+    scratch: &mut [(u32, u32)],
+) -> io::Result<()> {
+    let mut tokens = Tokenizer::new(&arguments[at..]);
+    let Ok(first) = tokens.expect_token() else {
+        return Err(unexpected());
+    };
+    match first.kind {
+        Kind::String => string(out, first.raw),
+        Kind::Number => write_number(out, number(first.raw)),
+        Kind::True | Kind::False | Kind::Null => out.write_all(first.raw),
+        Kind::ArrayStart => {
+            let items = schema.items.ok_or_else(unexpected)?;
+            out.write_all(b"[")?;
+            let mut written = 0;
+            loop {
+                let item = tokens.expect_token().map_err(|Stop| unexpected())?;
+                if item.kind == Kind::ArrayEnd {
+                    break;
+                }
+                if written > 0 {
+                    out.write_all(b",")?;
+                }
+                write_value(out, arguments, at + item.at, items, scratch)?;
+                skip(&mut tokens, item).map_err(|Stop| unexpected())?;
+                written += 1;
+            }
+            out.write_all(b"]")
+        }
+        Kind::ObjectStart if schema.ty == Type::Object => {
+            let mut members = 0;
+            loop {
+                let key = tokens.expect_token().map_err(|Stop| unexpected())?;
+                if key.kind == Kind::ObjectEnd {
+                    break;
+                }
+                let value = tokens.expect_token().map_err(|Stop| unexpected())?;
+                let index = property_index(schema, key.raw).ok_or_else(unexpected)?;
+                if value.kind != Kind::Null {
+                    let slot = scratch.get_mut(members).ok_or_else(unexpected)?;
+                    *slot = (index as u32, (at + value.at) as u32);
+                    members += 1;
+                }
+                skip(&mut tokens, value).map_err(|Stop| unexpected())?;
+            }
+            let (mine, rest) = scratch.split_at_mut(members);
+            mine.sort_unstable();
+            out.write_all(b"{")?;
+            for (i, &(index, value_at)) in mine.iter().enumerate() {
+                let property = &schema.properties[index as usize];
+                out.write_all(if i == 0 { b"\"" } else { b",\"" })?;
+                out.write_all(property.name.as_bytes())?;
+                out.write_all(b"\":")?;
+                write_value(out, arguments, value_at as usize, &property.schema, rest)?;
+            }
+            out.write_all(b"}")
+        }
+        _ => Err(unexpected()),
+    }
+}
+
+/// Checked arguments are never malformed; this keeps the writer total all the same.
+#[cold]
+fn unexpected() -> io::Error {
+    io::ErrorKind::InvalidData.into()
+}
+
+/// A string literal from a valid document, written again with the writer's escapes: what needs
+/// no escape is copied as it is, and each escape is decoded, then escaped again only if the
+/// writer would (`\/` becomes `/`, `\u00e9` becomes `é`, `\u001F` becomes `\u001f`).
+pub(crate) fn string(out: &mut impl Write, literal: &[u8]) -> io::Result<()> {
+    let inner = literal
+        .get(1..literal.len().saturating_sub(1))
+        .unwrap_or(b"");
+    out.write_all(b"\"")?;
+    let mut plain = 0;
+    let mut i = 0;
+    while i < inner.len() {
+        if inner[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        out.write_all(&inner[plain..i])?;
+        let (c, width) = decode_escape(&inner[i..]);
+        let mut utf8 = [0; 4];
+        let bytes = c.encode_utf8(&mut utf8).as_bytes();
+        match bytes {
+            [byte] if escape(*byte).1 > 0 => {
+                let (escaped, len) = escape(*byte);
+                out.write_all(&escaped[..len])?;
+            }
+            _ => out.write_all(bytes)?,
+        }
+        i += width;
+        plain = i;
+    }
+    out.write_all(&inner[plain..])?;
+    out.write_all(b"\"")
+}
+
+/// A finite number as ECMAScript's `Number.prototype.toString` writes it, which JCS adopts
+/// (RFC 8785 section 3.2.2.3): the shortest digits that read back as the same double, in plain
+/// notation from 1e-6 up to 1e21 and in exponent notation (`1e+21`, `1.5e-7`) outside that.
+/// `-0` is `0`.
+pub(crate) fn write_number(out: &mut impl Write, value: f64) -> io::Result<()> {
+    if value == 0.0 {
+        return out.write_all(b"0");
+    }
+    // Rust's `{:e}` gives the shortest round-tripping digits: `d[.ddd]e[-]x`.
+    let mut text = Text {
+        bytes: [0; 40],
+        len: 0,
+    };
+    use std::fmt::Write as _;
+    let _ = write!(text, "{:e}", value.abs());
+    let text = &text.bytes[..text.len];
+    let e_at = text.iter().position(|&b| b == b'e').unwrap_or(text.len());
+    let (mantissa, exponent) = text.split_at(e_at);
+    let mut digits = [0u8; 20];
+    let mut k = 0;
+    for &byte in mantissa {
+        if byte.is_ascii_digit() {
+            if let Some(slot) = digits.get_mut(k) {
+                *slot = byte;
+                k += 1;
+            }
+        }
+    }
+    let digits = &digits[..k];
+    let exponent: i32 = std::str::from_utf8(exponent.get(1..).unwrap_or(b"0"))
+        .ok()
+        .and_then(|e| e.parse().ok())
+        .unwrap_or(0);
+    // ECMAScript's n: the value is 0.d1d2...dk × 10^n.
+    let n = exponent + 1;
+    let k = k as i32;
+    if value < 0.0 {
+        out.write_all(b"-")?;
+    }
+    if k <= n && n <= 21 {
+        out.write_all(digits)?;
+        for _ in 0..n - k {
+            out.write_all(b"0")?;
+        }
+    } else if 0 < n && n <= 21 {
+        let (whole, fraction) = digits.split_at(n as usize);
+        out.write_all(whole)?;
+        out.write_all(b".")?;
+        out.write_all(fraction)?;
+    } else if -6 < n && n <= 0 {
+        out.write_all(b"0.")?;
+        for _ in 0..-n {
+            out.write_all(b"0")?;
+        }
+        out.write_all(digits)?;
+    } else {
+        let (first, rest) = digits.split_at(1);
+        out.write_all(first)?;
+        if !rest.is_empty() {
+            out.write_all(b".")?;
+            out.write_all(rest)?;
+        }
+        let sign: &[u8] = if n - 1 < 0 { b"e-" } else { b"e+" };
+        out.write_all(sign)?;
+        let mut exponent = Text {
+            bytes: [0; 40],
+            len: 0,
+        };
+        let _ = write!(exponent, "{}", (n - 1).unsigned_abs());
+        out.write_all(&exponent.bytes[..exponent.len])?;
+    }
+    Ok(())
+}
+
+/// A few bytes of formatted text on the stack.
+struct Text {
+    bytes: [u8; 40],
+    len: usize,
+}
+
+impl std::fmt::Write for Text {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        self.bytes
+            .get_mut(self.len..end)
+            .ok_or(std::fmt::Error)?
+            .copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}

@@ -1,0 +1,553 @@
+//! Judging a call's arguments against its tool's schema tree.
+//!
+//! One pass over the arguments' tokens, in document order, with an explicit stack: a frame per
+//! open object or array that the schema expects there. A value the schema does not expect (an
+//! unknown argument, a wrong type) is noted and read past without a frame, so the stack, the
+//! path and the marks of properties seen are bounded by the catalog's deepest path, whatever the
+//! call holds. The tokenizer checks syntax on the same pass; a syntax error anywhere replaces
+//! every problem found before it.
+//!
+//! What the checker enforces is the catalog's schema as a JSON Schema 2020-12 validator reads
+//! it, with every object closed, and optional properties nullable where the declaration made
+//! them so. Its exceptions, each stricter than such a validator: a key given twice, an integer
+//! beyond ±(2^53−1), a number beyond a 64-bit float, and (because the tokenizer refuses them) a
+//! string with an unpaired surrogate.
+
+use crate::call::skip;
+use crate::catalog::{MAX_NESTING, PATH_WORDS};
+use crate::schema::{Property, Scalar, Schema, Type};
+use crate::tokenizer::{decode, string_eq, Kind, Stop, Token, Tokenizer};
+
+/// The most problems reported for one call.
+pub const MAX_PROBLEMS: usize = 16;
+
+/// The largest integer magnitude accepted: 2^53 − 1, beyond which a 64-bit float (what most
+/// harnesses parse into) no longer holds every integer.
+pub(crate) const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// One step from a value to a part of it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Segment<'a> {
+    /// A key as the arguments spell it: a string literal, quotes and escapes included.
+    Key(&'a [u8]),
+    /// A property of the catalog, named by it (for a missing one).
+    Name(&'static str),
+    Index(usize),
+}
+
+/// Where in the arguments: the steps from the top.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Path<'a> {
+    pub(crate) segments: [Segment<'a>; PATH_LEN],
+    pub(crate) len: usize,
+}
+
+/// Room for the deepest path: a step per nested container, and one for the value inside.
+const PATH_LEN: usize = MAX_NESTING + 1;
+
+impl<'a> Path<'a> {
+    const EMPTY: Path<'static> = Path {
+        segments: [Segment::Index(0); PATH_LEN],
+        len: 0,
+    };
+
+    pub(crate) fn steps(&self) -> &[Segment<'a>] {
+        &self.segments[..self.len]
+    }
+
+    fn push(&mut self, segment: Segment<'a>) {
+        // The walk only descends where the schema does, so this always fits.
+        if let Some(slot) = self.segments.get_mut(self.len) {
+            *slot = segment;
+            self.len += 1;
+        }
+    }
+}
+
+/// A value as the model gave it: its kind and, for a scalar, its literal.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Found<'a> {
+    pub(crate) kind: Kind,
+    pub(crate) raw: &'a [u8],
+}
+
+impl<'a> Found<'a> {
+    fn of(token: Token<'a>) -> Found<'a> {
+        Found {
+            kind: token.kind,
+            raw: token.raw,
+        }
+    }
+}
+
+/// A bound that a value broke.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Bound {
+    Minimum(&'static str),
+    Maximum(&'static str),
+    /// An integer beyond ±(2^53−1).
+    SafeInteger,
+    /// A number beyond a 64-bit float.
+    Float,
+    MinLength(u64, usize),
+    MaxLength(u64, usize),
+    MinItems(u64, usize),
+    MaxItems(u64, usize),
+}
+
+/// What is wrong, with what the message needs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum What<'a> {
+    /// A key the object does not declare; `object` lists those it does.
+    Unknown {
+        object: &'static Schema,
+    },
+    Duplicate,
+    Missing {
+        property: &'static Property,
+    },
+    WrongType {
+        expected: &'static Schema,
+        nullable: bool,
+        found: Found<'a>,
+    },
+    OutOfRange {
+        bound: Bound,
+        found: Found<'a>,
+    },
+    NotInEnum {
+        values: &'static [Scalar],
+        found: Found<'a>,
+    },
+}
+
+impl What<'_> {
+    pub(crate) fn code(&self) -> &'static str {
+        match self {
+            What::Unknown { .. } => "unknown_argument",
+            What::Duplicate => "duplicate_argument",
+            What::Missing { .. } => "missing_argument",
+            What::WrongType { .. } => "wrong_argument_type",
+            What::OutOfRange { .. } => "argument_out_of_range",
+            What::NotInEnum { .. } => "argument_not_in_enum",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Problem<'a> {
+    pub(crate) path: Path<'a>,
+    pub(crate) what: What<'a>,
+}
+
+/// The problems of one call: those met in document order, then missing arguments in the order
+/// of their objects in the document and of the properties in the schema; at most
+/// [`MAX_PROBLEMS`] in all.
+pub(crate) struct Problems<'a> {
+    met: [Option<Problem<'a>>; MAX_PROBLEMS],
+    met_len: usize,
+    /// Sorted by (object, property); only the first [`MAX_PROBLEMS`] are kept.
+    missing: [Option<(u32, u32, Problem<'a>)>; MAX_PROBLEMS],
+    missing_len: usize,
+}
+
+impl<'a> Problems<'a> {
+    pub(crate) const fn new() -> Problems<'a> {
+        Problems {
+            met: [None; MAX_PROBLEMS],
+            met_len: 0,
+            missing: [None; MAX_PROBLEMS],
+            missing_len: 0,
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.met_len == 0 && self.missing_len == 0
+    }
+
+    /// The problems in report order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Problem<'a>> {
+        let met = self.met[..self.met_len].iter().flatten();
+        let missing = self.missing[..self.missing_len]
+            .iter()
+            .flatten()
+            .map(|(_, _, problem)| problem);
+        met.chain(missing).take(MAX_PROBLEMS)
+    }
+
+    #[cold]
+    fn met(&mut self, path: &Path<'a>, segment: Option<Segment<'a>>, what: What<'a>) {
+        if let Some(slot) = self.met.get_mut(self.met_len) {
+            let mut path = *path;
+            if let Some(segment) = segment {
+                path.push(segment);
+            }
+            *slot = Some(Problem { path, what });
+            self.met_len += 1;
+        }
+    }
+
+    #[cold]
+    fn missing(&mut self, object: u32, index: u32, path: &Path<'a>, property: &'static Property) {
+        let key = (object, index);
+        let mut at = self.missing_len;
+        while at > 0 && self.missing[at - 1].is_some_and(|(o, i, _)| (o, i) > key) {
+            at -= 1;
+        }
+        if at == MAX_PROBLEMS {
+            return;
+        }
+        let end = (self.missing_len + 1).min(MAX_PROBLEMS);
+        self.missing.copy_within(at..end - 1, at + 1);
+        let mut path = *path;
+        path.push(Segment::Name(property.name));
+        self.missing[at] = Some((
+            object,
+            index,
+            Problem {
+                path,
+                what: What::Missing { property },
+            },
+        ));
+        self.missing_len = end;
+    }
+}
+
+/// An open container that the schema expects.
+#[derive(Clone, Copy)]
+enum Frame {
+    Object {
+        schema: &'static Schema,
+        /// The first of its words in `seen`.
+        words: usize,
+        /// Its place among the document's objects, for ordering missing arguments.
+        ordinal: u32,
+    },
+    Array {
+        schema: &'static Schema,
+        items: usize,
+    },
+}
+
+/// Checks `arguments`, one JSON document whose first token is `{`, against `root`, noting
+/// problems in `problems`. `nullable_optionals` says that the declaration made every optional
+/// property nullable (OpenAI strict). `Err` is a syntax error, which the tokenizer holds.
+pub(crate) fn check<'a>(
+    tokens: &mut Tokenizer<'a>,
+    root: &'static Schema,
+    nullable_optionals: bool,
+    problems: &mut Problems<'a>,
+) -> Result<(), Stop> {
+    let mut frames = [Frame::Array {
+        schema: root,
+        items: 0,
+    }; MAX_NESTING];
+    let mut depth = 0;
+    let mut path = Path::EMPTY;
+    let mut seen = [0u64; PATH_WORDS];
+    let mut words_used = 0;
+    let mut objects = 0u32;
+    // The root object: the caller has read its `{`.
+    open_object(
+        &mut frames,
+        &mut depth,
+        root,
+        &mut seen,
+        &mut words_used,
+        &mut objects,
+    );
+    while depth > 0 {
+        let token = tokens.expect_token()?;
+        match frames[depth - 1] {
+            Frame::Object {
+                schema,
+                words,
+                ordinal,
+            } => {
+                if token.kind == Kind::ObjectEnd {
+                    for (index, property) in schema.properties.iter().enumerate() {
+                        if property.required && seen[words + index / 64] & (1 << (index % 64)) == 0
+                        {
+                            problems.missing(ordinal, index as u32, &path, property);
+                        }
+                    }
+                    words_used = words;
+                    close(&mut depth, &mut path);
+                    continue;
+                }
+                let value = tokens.expect_token()?;
+                let Some(index) = property_index(schema, token.raw) else {
+                    problems.met(
+                        &path,
+                        Some(Segment::Key(token.raw)),
+                        What::Unknown { object: schema },
+                    );
+                    skip(tokens, value)?;
+                    continue;
+                };
+                let (word, bit) = (words + index / 64, 1 << (index % 64));
+                if seen[word] & bit != 0 {
+                    problems.met(&path, Some(Segment::Key(token.raw)), What::Duplicate);
+                    skip(tokens, value)?;
+                    continue;
+                }
+                seen[word] |= bit;
+                let property = &schema.properties[index];
+                path.push(Segment::Key(token.raw));
+                let nullable = nullable_optionals && !property.required;
+                if !enter(
+                    tokens,
+                    value,
+                    &property.schema,
+                    nullable,
+                    &mut path,
+                    problems,
+                )? {
+                    continue;
+                }
+                match value.kind {
+                    Kind::ObjectStart => open_object(
+                        &mut frames,
+                        &mut depth,
+                        &property.schema,
+                        &mut seen,
+                        &mut words_used,
+                        &mut objects,
+                    ),
+                    _ => open_array(&mut frames, &mut depth, &property.schema),
+                }
+            }
+            Frame::Array { schema, items } => {
+                if token.kind == Kind::ArrayEnd {
+                    let found = Found {
+                        kind: Kind::ArrayStart,
+                        raw: b"",
+                    };
+                    let bound = match (schema.min_items, schema.max_items) {
+                        (Some(min), _) if (items as u64) < min => Some(Bound::MinItems(min, items)),
+                        (_, Some(max)) if items as u64 > max => Some(Bound::MaxItems(max, items)),
+                        _ => None,
+                    };
+                    if let Some(bound) = bound {
+                        problems.met(&path, None, What::OutOfRange { bound, found });
+                    }
+                    close(&mut depth, &mut path);
+                    continue;
+                }
+                frames[depth - 1] = Frame::Array {
+                    schema,
+                    items: items + 1,
+                };
+                // The catalog reader gives every array its items.
+                let Some(element) = schema.items else {
+                    skip(tokens, token)?;
+                    continue;
+                };
+                path.push(Segment::Index(items));
+                if !enter(tokens, token, element, false, &mut path, problems)? {
+                    continue;
+                }
+                match token.kind {
+                    Kind::ObjectStart => open_object(
+                        &mut frames,
+                        &mut depth,
+                        element,
+                        &mut seen,
+                        &mut words_used,
+                        &mut objects,
+                    ),
+                    _ => open_array(&mut frames, &mut depth, element),
+                }
+            }
+        }
+    }
+    tokens.drain()
+}
+
+/// Looks at the value that starts with `token`, which sits at the end of `path`, against
+/// `schema`. A scalar is judged here and its step taken off the path; so is a container of the
+/// wrong type, which is read past. `Ok(true)` means a container the schema expects has opened,
+/// and the caller pushes its frame; its step stays on the path until it closes.
+#[inline]
+fn enter<'a>(
+    tokens: &mut Tokenizer<'a>,
+    token: Token<'a>,
+    schema: &'static Schema,
+    nullable: bool,
+    path: &mut Path<'a>,
+    problems: &mut Problems<'a>,
+) -> Result<bool, Stop> {
+    let expected = match token.kind {
+        Kind::ObjectStart => Type::Object,
+        Kind::ArrayStart => Type::Array,
+        _ => {
+            if let Some(what) = scalar(token, schema, nullable) {
+                problems.met(path, None, what);
+            }
+            path.len -= 1;
+            return Ok(false);
+        }
+    };
+    if schema.ty == expected {
+        return Ok(true);
+    }
+    let found = Found {
+        kind: token.kind,
+        raw: b"",
+    };
+    problems.met(
+        path,
+        None,
+        What::WrongType {
+            expected: schema,
+            nullable,
+            found,
+        },
+    );
+    skip(tokens, token)?;
+    path.len -= 1;
+    Ok(false)
+}
+
+fn open_object(
+    frames: &mut [Frame; MAX_NESTING],
+    depth: &mut usize,
+    schema: &'static Schema,
+    seen: &mut [u64; PATH_WORDS],
+    words_used: &mut usize,
+    objects: &mut u32,
+) {
+    let words = *words_used;
+    let needed = schema.properties.len().div_ceil(64);
+    seen[words..words + needed].fill(0);
+    *words_used += needed;
+    frames[*depth] = Frame::Object {
+        schema,
+        words,
+        ordinal: *objects,
+    };
+    *objects += 1;
+    *depth += 1;
+}
+
+fn open_array(frames: &mut [Frame; MAX_NESTING], depth: &mut usize, schema: &'static Schema) {
+    frames[*depth] = Frame::Array { schema, items: 0 };
+    *depth += 1;
+}
+
+/// Closes the innermost frame, and takes its step off the path. Between values, a frame at
+/// depth `d` has `d - 1` steps: its own, and one for each frame around it but the root.
+fn close(depth: &mut usize, path: &mut Path<'_>) {
+    *depth -= 1;
+    path.len = depth.saturating_sub(1);
+}
+
+/// The index in `schema.properties` of the property that the key literal names. Properties are
+/// sorted, and their names are plain ASCII, so a key without escapes is found by its bytes.
+#[inline]
+pub(crate) fn property_index(schema: &Schema, key: &[u8]) -> Option<usize> {
+    let inner = key.get(1..key.len().saturating_sub(1))?;
+    if !inner.contains(&b'\\') {
+        return schema
+            .properties
+            .binary_search_by(|property| property.name.as_bytes().cmp(inner))
+            .ok();
+    }
+    schema
+        .properties
+        .iter()
+        .position(|property| string_eq(key, property.name))
+}
+
+/// What is wrong with a scalar (or `null`) against its schema node, if anything: its type, then
+/// whether it is a number at all, then the enum, then the bounds.
+#[inline]
+fn scalar<'a>(token: Token<'a>, schema: &'static Schema, nullable: bool) -> Option<What<'a>> {
+    let found = Found::of(token);
+    let wrong_type = What::WrongType {
+        expected: schema,
+        nullable,
+        found,
+    };
+    let out_of_range = |bound| Some(What::OutOfRange { bound, found });
+    match (schema.ty, token.kind) {
+        (_, Kind::Null) if nullable => None,
+        (Type::String, Kind::String) => {
+            if let Some(values) = schema.enumeration {
+                let listed = values.iter().any(
+                    |value| matches!(value, Scalar::String(text) if string_eq(token.raw, text)),
+                );
+                if !listed {
+                    return Some(What::NotInEnum { values, found });
+                }
+            }
+            if schema.min_length.is_none() && schema.max_length.is_none() {
+                return None;
+            }
+            let length = characters(token.raw);
+            match (schema.min_length, schema.max_length) {
+                (Some(min), _) if (length as u64) < min => {
+                    out_of_range(Bound::MinLength(min, length))
+                }
+                (_, Some(max)) if length as u64 > max => {
+                    out_of_range(Bound::MaxLength(max, length))
+                }
+                _ => None,
+            }
+        }
+        (Type::Integer | Type::Number, Kind::Number) => {
+            let value = number(token.raw);
+            if !value.is_finite() {
+                return out_of_range(Bound::Float);
+            }
+            if schema.ty == Type::Integer {
+                if value.fract() != 0.0 {
+                    return Some(wrong_type);
+                }
+                if value.abs() > MAX_SAFE_INTEGER {
+                    return out_of_range(Bound::SafeInteger);
+                }
+            }
+            if let Some(values) = schema.enumeration {
+                let listed = values
+                    .iter()
+                    .any(|listed| matches!(listed, Scalar::Number(n) if n.value == value));
+                if !listed {
+                    return Some(What::NotInEnum { values, found });
+                }
+            }
+            match (schema.minimum, schema.maximum) {
+                (Some(min), _) if value < min.value => out_of_range(Bound::Minimum(min.text)),
+                (_, Some(max)) if value > max.value => out_of_range(Bound::Maximum(max.text)),
+                _ => None,
+            }
+        }
+        (Type::Boolean, Kind::True | Kind::False) => None,
+        _ => Some(wrong_type),
+    }
+}
+
+/// The value of a number literal from a valid document: infinite when it overflows a 64-bit
+/// float (which the caller refuses).
+#[inline]
+pub(crate) fn number(raw: &[u8]) -> f64 {
+    // Number literals are ASCII, and every JSON number is a valid Rust float literal.
+    std::str::from_utf8(raw)
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(f64::INFINITY)
+}
+
+/// How many characters (Unicode code points) a string literal from a valid document holds.
+fn characters(literal: &[u8]) -> usize {
+    let inner = literal
+        .get(1..literal.len().saturating_sub(1))
+        .unwrap_or(b"");
+    if !inner.contains(&b'\\') {
+        // Every character starts with exactly one byte that is not a continuation byte.
+        return inner.iter().filter(|&&byte| byte & 0xC0 != 0x80).count();
+    }
+    let mut count = 0;
+    decode(literal, |_| count += 1);
+    count
+}
