@@ -46,7 +46,7 @@ pub(crate) struct Path<'a> {
 const PATH_LEN: usize = MAX_NESTING + 1;
 
 impl<'a> Path<'a> {
-    const EMPTY: Path<'static> = Path {
+    pub(crate) const EMPTY: Path<'static> = Path {
         segments: [Segment::Index(0); PATH_LEN],
         len: 0,
     };
@@ -176,7 +176,7 @@ impl<'a> Problems<'a> {
     }
 
     #[cold]
-    fn met(&mut self, path: &Path<'a>, segment: Option<Segment<'a>>, what: What<'a>) {
+    pub(crate) fn met(&mut self, path: &Path<'a>, segment: Option<Segment<'a>>, what: What<'a>) {
         if let Some(slot) = self.met.get_mut(self.met_len) {
             let mut path = *path;
             if let Some(segment) = segment {
@@ -188,7 +188,13 @@ impl<'a> Problems<'a> {
     }
 
     #[cold]
-    fn missing(&mut self, object: u32, index: u32, path: &Path<'a>, property: &'static Property) {
+    pub(crate) fn missing(
+        &mut self,
+        object: u32,
+        index: u32,
+        path: &Path<'a>,
+        property: &'static Property,
+    ) {
         let key = (object, index);
         let mut at = self.missing_len;
         while at > 0 && self.missing[at - 1].is_some_and(|(o, i, _)| (o, i) > key) {

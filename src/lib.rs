@@ -26,6 +26,7 @@ pub mod catalog;
 pub mod catalog_file;
 mod check;
 mod error;
+mod quick_call;
 mod request;
 mod respond;
 pub mod schema;

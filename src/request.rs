@@ -68,22 +68,24 @@ const SCHEMA_FIELD: &str = "op, tool, format, strict";
 const LIST_FIELD: &str = "op, format, strict";
 const CHECK_FIELD: &str = "op, format, strict, call";
 
-/// Reads one request. Allocates nothing: strings stay as borrowed literals until compared.
-#[inline]
-pub fn parse(input: &[u8]) -> Result<Request, Error> {
-    let request = match quick(input) {
-        Some(request) => {
-            // Every debug build (tests, fuzzing) checks the quick path against the general one.
-            debug_assert_eq!(
-                general(input),
-                Ok(request),
-                "quick path disagrees on {input:?}"
-            );
-            request
-        }
-        None => general(input)?,
-    };
-    within_limits(request)
+/// Reads one request as harnesses send a `tool_schema` or `tool_list`, or `None`. Allocates
+/// nothing: strings stay as borrowed literals until compared.
+#[inline(always)]
+pub(crate) fn parse_quick(input: &[u8]) -> Option<Result<Request, Error>> {
+    let request = quick(input)?;
+    // Every debug build (tests, fuzzing) checks the quick path against the general one.
+    debug_assert_eq!(
+        general(input),
+        Ok(request),
+        "quick path disagrees on {input:?}"
+    );
+    Some(within_limits(request))
+}
+
+/// Any request, every error.
+#[inline(never)]
+pub(crate) fn parse_general(input: &[u8]) -> Result<Request, Error> {
+    within_limits(general(input)?)
 }
 
 /// Refuses a shape that the provider would refuse for this catalog: Anthropic strict mode's

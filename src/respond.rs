@@ -1,6 +1,7 @@
 //! The library's entry point: one request in, one response out.
 
 use crate::error::Error;
+use crate::quick_call;
 use crate::request::{self, Op};
 use crate::verdict;
 use crate::writer;
@@ -22,7 +23,17 @@ use std::io::Write;
 /// assert_eq!(err.code(), "unknown_tool");
 /// ```
 pub fn respond(input: &[u8], out: &mut impl Write) -> Result<(), Error> {
-    let request = request::parse(input)?;
+    let request = match request::parse_quick(input) {
+        Some(request) => request?,
+        None => {
+            if let Some(answer) = quick_call::answer(input, out) {
+                #[cfg(debug_assertions)]
+                quick_call::agrees_with_general(input);
+                return answer.map_err(|err| Error::io("cannot write the response", &err));
+            }
+            request::parse_general(input)?
+        }
+    };
     match request.op {
         Op::ToolSchema { tool } => writer::write_tool(out, tool, request.shape),
         Op::ToolList => writer::write_list(out, request.shape),

@@ -42,11 +42,11 @@ impl Whole<'_> {
 }
 
 /// The call's parts, as the answer writes them.
-struct Parts<'a> {
-    format: Format,
+pub(crate) struct Parts<'a> {
+    pub(crate) format: Format,
     /// The name as the call spelled it: a string literal.
-    name: &'a [u8],
-    id: Option<&'a [u8]>,
+    pub(crate) name: &'a [u8],
+    pub(crate) id: Option<&'a [u8]>,
 }
 
 /// Answers one `check_call`. Writes one line to `out`; only `out` can fail.
@@ -228,7 +228,7 @@ fn holds_json(literal: &[u8]) -> bool {
 }
 
 /// `,"id":I,"name":N` (no id when the call has none).
-fn id_and_name(out: &mut impl Write, parts: &Parts<'_>) -> io::Result<()> {
+pub(crate) fn id_and_name(out: &mut impl Write, parts: &Parts<'_>) -> io::Result<()> {
     if let Some(id) = parts.id {
         out.write_all(b",\"id\":")?;
         canonical::string(out, id)?;
@@ -259,7 +259,7 @@ fn whole(
 
 /// The answer for problems with particular arguments.
 #[cold]
-fn invalid(
+pub(crate) fn invalid(
     out: &mut impl Write,
     parts: &Parts<'_>,
     tool: &'static Tool,

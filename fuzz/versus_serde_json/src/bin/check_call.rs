@@ -1,0 +1,134 @@
+//! `check_call` next to the same work done with serde_json and the `jsonschema` crate: parse the
+//! request and its envelope, parse the arguments, validate them (a validator compiled once and
+//! reused, as a harness would), and write the answer with the arguments in canonical form, or
+//! the errors and the reply.
+//!
+//! Two calls, both read_file in the openai format: a valid one (both sides answer with the same
+//! bytes, checked) and an invalid one with three problems (the messages differ, so only the
+//! verdict is checked). The sides alternate sample by sample; each sample checks its answer.
+//!
+//!     cd fuzz/versus_serde_json && RUSTFLAGS= cargo run --release --bin check_call
+use serde_json::{json, Value};
+use std::hint::black_box;
+use std::time::Instant;
+
+const ITERS: usize = 20_000;
+const SAMPLES: usize = 41;
+
+const VALID: &[u8] = br#"{"op":"check_call","call":{"id":"call_8Hq2","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"src/main.rs\",\"start_line\":1,\"end_line\":40}"}}}"#;
+const INVALID: &[u8] = br#"{"op":"check_call","call":{"id":"call_8Hq2","type":"function","function":{"name":"read_file","arguments":"{\"path\":7,\"start_line\":\"1\",\"limit\":40}"}}}"#;
+
+/// The serde_json program: `Value` for the request and the arguments, jsonschema to validate,
+/// `json!` for the answer. serde_json's default map is sorted, so the arguments come out with
+/// their keys in order; its integers are written as JCS writes them.
+fn serde_side(validator: &jsonschema::Validator, request: &[u8], out: &mut Vec<u8>) {
+    let request: Value = serde_json::from_slice(request).unwrap();
+    assert_eq!(request["op"], "check_call");
+    let call = &request["call"];
+    let id = call["id"].as_str().unwrap();
+    assert_eq!(call["type"], "function");
+    let function = &call["function"];
+    let name = function["name"].as_str().unwrap();
+    assert_eq!(name, "read_file");
+    let text = function["arguments"].as_str().unwrap();
+    let arguments: Value = if text.trim().is_empty() {
+        json!({})
+    } else {
+        serde_json::from_str(text).unwrap()
+    };
+    let answer = if validator.is_valid(&arguments) {
+        json!({"arguments": arguments, "id": id, "name": name, "ok": true})
+    } else {
+        let errors: Vec<Value> = validator
+            .iter_errors(&arguments)
+            .map(|error| {
+                json!({
+                    "code": "invalid",
+                    "message": error.to_string(),
+                    "path": error.instance_path().to_string(),
+                })
+            })
+            .collect();
+        let text = errors
+            .iter()
+            .map(|error| error["message"].as_str().unwrap())
+            .collect::<Vec<_>>()
+            .join("\n");
+        json!({
+            "errors": errors, "id": id, "name": name, "ok": false,
+            "reply": {"content": text, "role": "tool", "tool_call_id": id},
+        })
+    };
+    serde_json::to_writer(&mut *out, &answer).unwrap();
+    out.push(b'\n');
+}
+
+fn ours(request: &[u8], out: &mut Vec<u8>) {
+    tool_schema::respond(request, out).unwrap();
+}
+
+/// Mean ns per call over ITERS calls.
+fn sample(call: &mut dyn FnMut()) -> f64 {
+    let started = Instant::now();
+    for _ in 0..ITERS {
+        call();
+    }
+    started.elapsed().as_nanos() as f64 / ITERS as f64
+}
+
+fn main() {
+    // read_file's schema as the crate declares it, closed: what a harness would compile.
+    let mut declared = Vec::new();
+    ours(
+        br#"{"op":"tool_schema","tool":"read_file","format":"mcp"}"#,
+        &mut declared,
+    );
+    let declared: Value = serde_json::from_slice(&declared).unwrap();
+    let mut schema = declared["inputSchema"].clone();
+    schema["additionalProperties"] = json!(false);
+    let validator = jsonschema::validator_for(&schema).unwrap();
+
+    for (label, request, valid) in [("valid", VALID, true), ("invalid", INVALID, false)] {
+        let mut want = Vec::new();
+        ours(request, &mut want);
+        let mut theirs = Vec::new();
+        serde_side(&validator, request, &mut theirs);
+        let verdict = |answer: &[u8]| {
+            let answer: Value = serde_json::from_slice(answer).unwrap();
+            answer["ok"].as_bool().unwrap()
+        };
+        assert_eq!(verdict(&want), valid, "{}", String::from_utf8_lossy(&want));
+        assert_eq!(verdict(&theirs), valid);
+        if valid {
+            assert_eq!(want, theirs, "the valid answers differ");
+        }
+
+        let mut out = Vec::with_capacity(8192);
+        let mut times = [Vec::with_capacity(SAMPLES), Vec::with_capacity(SAMPLES)];
+        for round in 0..SAMPLES + 5 {
+            let serde_time = sample(&mut || {
+                out.clear();
+                serde_side(&validator, black_box(request), &mut out);
+                assert_eq!(black_box(&out).len(), theirs.len());
+            });
+            let our_time = sample(&mut || {
+                out.clear();
+                ours(black_box(request), &mut out);
+                assert_eq!(black_box(&out).len(), want.len());
+            });
+            if round >= 5 {
+                times[0].push(serde_time);
+                times[1].push(our_time);
+            }
+        }
+        let [serde_median, our_median] = times.each_mut().map(|times| {
+            times.sort_by(f64::total_cmp);
+            times[SAMPLES / 2]
+        });
+        println!(
+            "{label:<8} serde_json + jsonschema median {serde_median:>8.1} ns   \
+             check_call median {our_median:>7.1} ns   {:>5.1}x",
+            serde_median / our_median
+        );
+    }
+}
