@@ -107,6 +107,10 @@ pub(crate) fn string(out: &mut impl Write, literal: &[u8]) -> io::Result<()> {
     let inner = literal
         .get(1..literal.len().saturating_sub(1))
         .unwrap_or(b"");
+    if !inner.contains(&b'\\') {
+        // Nothing to decode, and nothing the writer escapes can stand unescaped in a literal.
+        return out.write_all(literal);
+    }
     out.write_all(b"\"")?;
     let mut plain = 0;
     let mut i = 0;

@@ -89,7 +89,7 @@ pub(crate) fn find_name(name: &[u8]) -> Option<usize> {
             return None;
         }
         let tool = entry as usize - 1;
-        if slot_tag == tag && TOOL_NAMES[tool].as_bytes() == name {
+        if slot_tag == tag && crate::tokenizer::same(TOOL_NAMES[tool].as_bytes(), name) {
             return Some(tool);
         }
         slot = (slot + 1) & (INDEX_SLOTS - 1);
@@ -218,6 +218,160 @@ pub(crate) const OPTIONAL_IN_ALL: usize = {
     }
     sum
 };
+
+/// Each tool's top-level properties as JSON keys, `"name":`, one after the other, for writing a
+/// checked call's arguments without piecing each key together: [`root_key`] finds one.
+static ROOT_KEYS: [u8; ROOT_KEYS_LEN] = {
+    let mut bytes = [0u8; ROOT_KEYS_LEN];
+    let mut at = 0;
+    let mut tool = 0;
+    while tool < TOOLS.len() {
+        let properties = TOOLS[tool].input.properties;
+        let mut i = 0;
+        while i < properties.len() {
+            let name = properties[i].name.as_bytes();
+            bytes[at] = b'"';
+            let mut j = 0;
+            while j < name.len() {
+                bytes[at + 1 + j] = name[j];
+                j += 1;
+            }
+            bytes[at + 1 + name.len()] = b'"';
+            bytes[at + 2 + name.len()] = b':';
+            at += name.len() + 3;
+            i += 1;
+        }
+        tool += 1;
+    }
+    bytes
+};
+
+/// Where each tool's keys start in [`ROOT_KEYS`], and where each key starts: indexed by the
+/// tool's first property's place among all tools' top-level properties, plus the property's.
+static ROOT_KEY_AT: [u32; ROOT_PROPERTIES + 1] = {
+    let mut starts = [0u32; ROOT_PROPERTIES + 1];
+    let mut at = 0;
+    let mut k = 0;
+    let mut tool = 0;
+    while tool < TOOLS.len() {
+        let properties = TOOLS[tool].input.properties;
+        let mut i = 0;
+        while i < properties.len() {
+            starts[k] = at as u32;
+            at += properties[i].name.len() + 3;
+            k += 1;
+            i += 1;
+        }
+        tool += 1;
+    }
+    starts[k] = at as u32;
+    starts
+};
+
+/// For each tool, the place of its first top-level property among all tools'.
+static ROOT_FIRST: [u32; TOOLS.len()] = {
+    let mut first = [0u32; TOOLS.len()];
+    let mut k = 0;
+    let mut tool = 0;
+    while tool < TOOLS.len() {
+        first[tool] = k as u32;
+        k += TOOLS[tool].input.properties.len();
+        tool += 1;
+    }
+    first
+};
+
+const ROOT_PROPERTIES: usize = {
+    let mut count = 0;
+    let mut tool = 0;
+    while tool < TOOLS.len() {
+        count += TOOLS[tool].input.properties.len();
+        tool += 1;
+    }
+    count
+};
+
+const ROOT_KEYS_LEN: usize = {
+    let mut len = 0;
+    let mut tool = 0;
+    while tool < TOOLS.len() {
+        let properties = TOOLS[tool].input.properties;
+        let mut i = 0;
+        while i < properties.len() {
+            len += properties[i].name.len() + 3;
+            i += 1;
+        }
+        tool += 1;
+    }
+    len
+};
+
+/// `"name":` for top-level property `property` of tool `tool`.
+#[inline]
+pub(crate) fn root_key(tool: usize, property: usize) -> &'static [u8] {
+    let k = ROOT_FIRST[tool] as usize + property;
+    &ROOT_KEYS[ROOT_KEY_AT[k] as usize..ROOT_KEY_AT[k + 1] as usize]
+}
+
+/// Each tool's valid `check_call` answer ends the same way: `,"name":"NAME","ok":true}` and a
+/// newline. Written in one piece from here.
+static VALID_ENDS: [u8; VALID_ENDS_LEN] = {
+    let mut bytes = [0u8; VALID_ENDS_LEN];
+    let mut at = 0;
+    let mut tool = 0;
+    while tool < TOOLS.len() {
+        let pieces: [&[u8]; 3] = [
+            b",\"name\":\"",
+            TOOLS[tool].name.as_bytes(),
+            b"\",\"ok\":true}\n",
+        ];
+        let mut p = 0;
+        while p < pieces.len() {
+            let mut i = 0;
+            while i < pieces[p].len() {
+                bytes[at] = pieces[p][i];
+                at += 1;
+                i += 1;
+            }
+            p += 1;
+        }
+        tool += 1;
+    }
+    bytes
+};
+
+/// The length of every tool's valid ending but the name: `,"name":"` and `","ok":true}\n`.
+const VALID_END_FIXED: usize = 9 + 13;
+
+const VALID_ENDS_LEN: usize = {
+    let mut len = 0;
+    let mut tool = 0;
+    while tool < TOOLS.len() {
+        len += VALID_END_FIXED + TOOLS[tool].name.len();
+        tool += 1;
+    }
+    len
+};
+
+/// Where each tool's ending starts in [`VALID_ENDS`], and the end of the last.
+static VALID_END_AT: [u32; TOOLS.len() + 1] = {
+    let mut starts = [0u32; TOOLS.len() + 1];
+    let mut at = 0;
+    let mut tool = 0;
+    while tool < TOOLS.len() {
+        starts[tool] = at as u32;
+        at += VALID_END_FIXED + TOOLS[tool].name.len();
+        tool += 1;
+    }
+    starts[TOOLS.len()] = at as u32;
+    starts
+};
+
+/// `,"name":"NAME","ok":true}` and a newline, for tool `tool`.
+#[inline]
+pub(crate) fn valid_end(tool: usize) -> &'static [u8] {
+    &VALID_ENDS[VALID_END_AT[tool] as usize..VALID_END_AT[tool + 1] as usize]
+}
 
 /// Bounds of the call checker's fixed arrays, taken from the catalog's deepest path: how many
 /// arrays and objects nest along it ([`MAX_NESTING`]), how many 64-bit words mark which of its

@@ -16,7 +16,7 @@
 use crate::catalog::{self, Tool};
 use crate::check::{Bound, Found, Problems, Segment, What, MAX_SAFE_INTEGER};
 use crate::schema::{Scalar, Schema, Type};
-use crate::tokenizer::{plain_run_end, skip_whitespace, Kind};
+use crate::tokenizer::{plain_run_end, same, skip_whitespace, Kind};
 use crate::verdict::{self, Parts};
 use crate::wire::{Format, Shape};
 use std::io::{self, Write};
@@ -27,125 +27,422 @@ const MOST_ARGUMENTS: usize = 16;
 /// Answers a `check_call` request whole, or declines with `None` before writing anything.
 #[inline]
 pub(crate) fn answer(input: &[u8], out: &mut impl Write) -> Option<io::Result<()>> {
-    let call = read_request(input)?;
-    let tool = catalog::find_name(call.name.get(1..call.name.len() - 1)?)?;
-    let tool = &catalog::TOOLS[tool];
-    let nullable_optionals = call.shape.strict()
-        && matches!(
-            call.shape.format(),
-            Format::OpenAi | Format::OpenAiResponses
-        );
-    let mut members = [Member::EMPTY; MOST_ARGUMENTS];
-    let mut problems = Problems::new();
-    let count = read_arguments(
-        call.arguments,
-        call.escaped,
-        &tool.input,
-        nullable_optionals,
-        &mut members,
-        &mut problems,
-    )?;
-    let parts = Parts {
-        format: call.shape.format(),
-        name: call.name,
-        id: call.id,
-    };
-    if !problems.is_empty() {
-        return Some(verdict::invalid(out, &parts, tool, &problems));
+    if input.len() > crate::error::MAX_INPUT {
+        return None;
     }
-    Some(write_valid(out, &parts, tool, &mut members[..count]))
+    attempt(input, out)
 }
 
-/// What the request holds, as read here.
-struct QuickCall<'a> {
-    shape: Shape,
+/// One reading of the call.
+#[inline]
+fn attempt(input: &[u8], out: &mut impl Write) -> Option<io::Result<()>> {
+    // Apart from the call, so that the call stays small to set up and move.
+    let mut problems = None;
+    let mut members = [Member::EMPTY; MOST_ARGUMENTS];
+    let mut call = Quick {
+        input,
+        format: Format::OpenAi,
+        nullable: false,
+        name: None,
+        id: None,
+        tool: None,
+        index: 0,
+        arguments: None,
+        judged: None,
+        members: &mut members,
+        count: 0,
+        problems: &mut problems,
+        type_seen: false,
+        function_seen: false,
+    };
+    let shape = call.read_request()?;
+    let tool = call.tool?;
+    // Judge the arguments now if they were not read in place, or were read for a shape that a
+    // later field changed.
+    let nullable =
+        shape.strict() && matches!(shape.format(), Format::OpenAi | Format::OpenAiResponses);
+    if call.judged != Some(nullable) {
+        let (at, escaped) = call.arguments?;
+        call.nullable = nullable;
+        call.start_over();
+        call.judge_arguments(at, escaped, tool)?;
+    }
+    let parts = Parts {
+        format: shape.format(),
+        name: call.name?,
+        id: call.id,
+    };
+    match call.problems {
+        Some(problems) if !problems.is_empty() => {
+            Some(verdict::invalid(out, &parts, tool, problems))
+        }
+        _ => Some(write_valid(
+            out,
+            &parts,
+            input,
+            tool,
+            call.index,
+            &mut call.members[..call.count],
+        )),
+    }
+}
+
+/// A call being read.
+struct Quick<'a, 'p> {
+    input: &'a [u8],
+    /// The format the envelope is read for: the request's, or the default until it says.
+    format: Format,
+    /// Whether optional properties are nullable for the arguments as judged so far.
+    nullable: bool,
     /// String literals of the request, quotes included.
-    name: &'a [u8],
+    name: Option<&'a [u8]>,
     id: Option<&'a [u8]>,
-    /// The arguments object: as JSON text inside a string literal (quotes excluded) when
-    /// `escaped`, else in place.
-    arguments: &'a [u8],
-    escaped: bool,
+    tool: Option<&'static Tool>,
+    /// The tool's index in the catalog.
+    index: usize,
+    /// Where the arguments start (a string literal's `"`, or an object's `{`), and whether they
+    /// are JSON text in a string.
+    arguments: Option<(usize, bool)>,
+    /// `Some(nullable)` once the arguments have been judged, for that nullability.
+    judged: Option<bool>,
+    members: &'p mut [Member; MOST_ARGUMENTS],
+    count: usize,
+    /// The problems found, made room for at the first one: most calls have none, and the room
+    /// is 3.5 KB to set up.
+    problems: &'p mut Option<Problems<'a>>,
+    type_seen: bool,
+    function_seen: bool,
 }
 
 const FIELDS: [&str; 4] = ["op", "format", "strict", "call"];
 
-fn read_request(input: &[u8]) -> Option<QuickCall<'_>> {
-    if input.len() > crate::error::MAX_INPUT {
-        return None;
+impl<'a> Quick<'a, '_> {
+    /// Forgets what judging the arguments found, to judge them again.
+    fn start_over(&mut self) {
+        *self.problems = None;
+        self.count = 0;
+        self.judged = None;
     }
-    let (mut op, mut format, mut strict) = (false, None, None);
-    let mut call: Option<(Format, Envelope<'_>)> = None;
-    let mut at = after(input, 0, b'{')?;
-    loop {
-        let (field, end) = word(input, at, &FIELDS)?;
-        at = after(input, end, b':')?;
-        at = skip_whitespace(input, at);
-        at = match field {
-            0 if !op => {
-                let (_, end) = word(input, at, &["check_call"])?;
-                op = true;
-                end
-            }
-            1 if format.is_none() => {
-                let (index, end) = word(input, at, &Format::NAMES)?;
-                format = Some(Format::ALL[index]);
-                end
-            }
-            2 if strict.is_none() => match input.get(at..)? {
-                [b't', b'r', b'u', b'e', ..] => {
-                    strict = Some(true);
-                    at + 4
+
+    /// Reads the request's fields; the shape it asks for.
+    fn read_request(&mut self) -> Option<Shape> {
+        if let Some(shape) = self.in_order() {
+            return Some(shape);
+        }
+        // Start again, field by field.
+        self.start_over();
+        let input = self.input;
+        let (mut op, mut format, mut strict, mut call) = (false, None, None, false);
+        let mut at = after(input, 0, b'{')?;
+        loop {
+            let (field, end) = word(input, at, &FIELDS)?;
+            at = after(input, end, b':')?;
+            at = skip_whitespace(input, at);
+            at = match field {
+                0 if !op => {
+                    let (_, end) = word(input, at, &["check_call"])?;
+                    op = true;
+                    end
                 }
-                [b'f', b'a', b'l', b's', b'e', ..] => {
-                    strict = Some(false);
-                    at + 5
+                1 if format.is_none() && !call => {
+                    let (index, end) = word(input, at, &Format::NAMES)?;
+                    format = Some(Format::ALL[index]);
+                    self.format = Format::ALL[index];
+                    end
+                }
+                2 if strict.is_none() => match input.get(at..)? {
+                    [b't', b'r', b'u', b'e', ..] => {
+                        strict = Some(true);
+                        at + 4
+                    }
+                    [b'f', b'a', b'l', b's', b'e', ..] => {
+                        strict = Some(false);
+                        at + 5
+                    }
+                    _ => return None,
+                },
+                3 if !call => {
+                    call = true;
+                    self.nullable = strict == Some(true)
+                        && matches!(self.format, Format::OpenAi | Format::OpenAiResponses);
+                    self.read_envelope(at)?
                 }
                 _ => return None,
-            },
-            3 if call.is_none() => {
-                // The envelope depends on the format; one that comes later must agree.
-                let assumed = format.unwrap_or(Format::OpenAi);
-                let (envelope, end) = read_envelope(input, at, assumed)?;
-                call = Some((assumed, envelope));
-                end
+            };
+            at = skip_whitespace(input, at);
+            match input.get(at) {
+                Some(b',') => at += 1,
+                Some(b'}') => break,
+                _ => return None,
             }
-            _ => return None,
+        }
+        if !op || !call || skip_whitespace(input, at + 1) != input.len() {
+            return None;
+        }
+        Shape::new(format.unwrap_or(Format::OpenAi), strict.unwrap_or(false))
+    }
+
+    /// The request exactly as a harness most often writes it, compact and in the providers'
+    /// own order: `{"op":"check_call","call":{"id":I,"type":"function","function":{"name":N,
+    /// "arguments":A}}}`. Matched a constant run at a time; `None` leaves the request to the
+    /// field-by-field reader (having changed nothing it reads).
+    #[inline]
+    fn in_order(&mut self) -> Option<Shape> {
+        const START: &[u8; 33] = b"{\"op\":\"check_call\",\"call\":{\"id\":\"";
+        const MIDDLE: &[u8; 40] = b"\",\"type\":\"function\",\"function\":{\"name\":\"";
+        const ARGUMENTS: &[u8; 14] = b"\",\"arguments\":";
+        let input = self.input;
+        let at = prefix(input, 0, START)?;
+        let id_end = plain_run_end(input, at);
+        let at = prefix(input, id_end, MIDDLE)?;
+        let name_end = plain_run_end(input, at);
+        let name_start = at;
+        let at = prefix(input, name_end, ARGUMENTS)?;
+        let index = catalog::find_name(&input[name_start..name_end])?;
+        let tool = &catalog::TOOLS[index];
+        let end = self.judge_arguments(at, true, tool)?;
+        if input.get(end..end + 3) != Some(b"}}}") || skip_whitespace(input, end + 3) != input.len()
+        {
+            return None;
+        }
+        self.id = Some(&input[START.len() - 1..=id_end]);
+        self.name = Some(&input[name_start - 1..=name_end]);
+        self.tool = Some(tool);
+        self.index = index;
+        Shape::new(Format::OpenAi, false)
+    }
+
+    /// The envelope at `at`, read for `self.format` (see `call.rs` for each format's fields and
+    /// their sources); the offset just past it. Fields other than the named ones are skipped
+    /// when their values are strings, numbers or literals.
+    fn read_envelope(&mut self, at: usize) -> Option<usize> {
+        let end = self.read_object(at, false)?;
+        let complete = match self.format {
+            Format::OpenAi => self.id.is_some() && self.type_seen && self.function_seen,
+            Format::OpenAiResponses | Format::Anthropic => self.id.is_some() && self.type_seen,
+            Format::Gemini | Format::Mcp => true,
         };
-        at = skip_whitespace(input, at);
-        match input.get(at) {
-            Some(b',') => at += 1,
-            Some(b'}') => break,
-            _ => return None,
+        if !complete || self.tool.is_none() {
+            return None;
+        }
+        if self.arguments.is_none() {
+            match self.format {
+                // Left out: `{}`.
+                Format::Gemini | Format::Mcp => self.arguments = Some((EMPTY_AT, false)),
+                _ => return None,
+            }
+        }
+        Some(end)
+    }
+
+    /// One envelope object (OpenAI's `function` is the only nested one); the offset past it.
+    fn read_object(&mut self, at: usize, function: bool) -> Option<usize> {
+        let input = self.input;
+        let mut at = after(input, at, b'{')?;
+        let mut seen = 0u8;
+        if input.get(skip_whitespace(input, at)) == Some(&b'}') {
+            return Some(skip_whitespace(input, at) + 1);
+        }
+        loop {
+            at = skip_whitespace(input, at);
+            let (key, end) = plain_string(input, at)?;
+            at = after(input, end, b':')?;
+            at = skip_whitespace(input, at);
+            let role = role(self.format, function, &key[1..key.len() - 1]);
+            let bit = match role {
+                Role::Name => 1,
+                Role::Id => 2,
+                Role::Text | Role::Value => 4,
+                Role::Constant(_) => 8,
+                Role::Function => 16,
+                Role::Skip => 0,
+            };
+            if seen & bit != 0 {
+                return None; // a duplicate: the general path reports it
+            }
+            seen |= bit;
+            at = match role {
+                Role::Name | Role::Id => {
+                    let (value, end) = plain_string(input, at)?;
+                    if role == Role::Name {
+                        self.name = Some(value);
+                        let name = &value[1..value.len() - 1];
+                        self.index = catalog::find_name(name)?;
+                        self.tool = Some(&catalog::TOOLS[self.index]);
+                    } else {
+                        self.id = Some(value);
+                    }
+                    end
+                }
+                Role::Constant(constant) => {
+                    let (value, end) = plain_string(input, at)?;
+                    if !same(&value[1..value.len() - 1], constant.as_bytes()) {
+                        return None;
+                    }
+                    self.type_seen = true;
+                    end
+                }
+                Role::Text | Role::Value => {
+                    let escaped = role == Role::Text;
+                    self.arguments = Some((at, escaped));
+                    match self.tool {
+                        // The usual order: the name first, so the arguments are judged in place.
+                        Some(tool) => self.judge_arguments(at, escaped, tool)?,
+                        None if escaped => string_end(input, at)?,
+                        None => flat_object_end(input, at)?,
+                    }
+                }
+                Role::Function => {
+                    self.function_seen = true;
+                    self.read_object(at, true)?
+                }
+                Role::Skip => skip_scalar(input, at)?,
+            };
+            at = skip_whitespace(input, at);
+            match input.get(at) {
+                Some(b',') => at += 1,
+                Some(b'}') => return Some(at + 1),
+                _ => return None,
+            }
         }
     }
-    if !op || skip_whitespace(input, at + 1) != input.len() {
-        return None;
+
+    /// Judges the arguments at `at` (a string literal holding JSON text when `escaped`, else an
+    /// object), for the current nullability; the offset past them.
+    fn judge_arguments(&mut self, at: usize, escaped: bool, tool: &'static Tool) -> Option<usize> {
+        self.judged = Some(self.nullable);
+        let input = self.input;
+        if at == EMPTY_AT {
+            return read_arguments::<false>(b"{}", 0, &tool.input, self);
+        }
+        if !escaped {
+            return read_arguments::<false>(input, at, &tool.input, self);
+        }
+        if input.get(at) != Some(&b'"') {
+            return None;
+        }
+        // Models send `""` for a tool without arguments.
+        let start = at + 1;
+        let inside = spaces(input, start);
+        if input.get(inside) == Some(&b'"') {
+            read_arguments::<false>(b"{}", 0, &tool.input, self)?;
+            return Some(inside + 1);
+        }
+        if let Some(end) = read_compact(input, start, &tool.input, self.nullable, self.members) {
+            if input.get(end.0) == Some(&b'"') {
+                self.count = end.1;
+                return Some(end.0 + 1);
+            }
+        }
+        let end = read_arguments::<true>(input, start, &tool.input, self)?;
+        let end = spaces(input, end);
+        (input.get(end) == Some(&b'"')).then_some(end + 1)
     }
-    let (assumed, envelope) = call?;
-    let format = format.unwrap_or(Format::OpenAi);
-    if assumed != format {
-        return None;
-    }
-    let shape = Shape::new(format, strict.unwrap_or(false))?;
-    Some(QuickCall {
-        shape,
-        name: envelope.name?,
-        id: envelope.id,
-        arguments: envelope.arguments?,
-        escaped: envelope.escaped,
-    })
 }
 
-#[derive(Default)]
-struct Envelope<'a> {
-    name: Option<&'a [u8]>,
-    id: Option<&'a [u8]>,
-    arguments: Option<&'a [u8]>,
-    escaped: bool,
-    type_seen: bool,
-    function_seen: bool,
+/// The arguments as models most often write them, compact and valid: `{\"key\":value,...}`
+/// inside a string literal, every value a plain string, a small integer or a literal of the
+/// type declared, with no enum or bound to check. Anything else (a space, a problem) is `None`,
+/// and [`read_arguments`] reads them instead. The offset past the object's `}`, and how many
+/// members were kept.
+#[inline]
+fn read_compact(
+    text: &[u8],
+    at: usize,
+    root: &'static Schema,
+    nullable_optionals: bool,
+    members: &mut [Member; MOST_ARGUMENTS],
+) -> Option<(usize, usize)> {
+    if root.properties.len() > 64 || text.get(at) != Some(&b'{') {
+        return None;
+    }
+    let mut at = at + 1;
+    let mut seen = 0u64;
+    let mut count = 0;
+    if text.get(at) == Some(&b'}') {
+        at += 1;
+    } else {
+        loop {
+            let key_start = at + 2;
+            if text.get(at..key_start) != Some(b"\\\"") {
+                return None;
+            }
+            let key_end = plain_run_end(text, key_start);
+            let value_at = key_end + 3;
+            if text.get(key_end..value_at) != Some(b"\\\":") {
+                return None;
+            }
+            let index = property_index(root, &text[key_start..key_end])?;
+            let property = &root.properties[index];
+            let schema = &property.schema;
+            let (kind, start, stop, end) = match (text.get(value_at)?, schema.ty) {
+                (b'\\', Type::String) => {
+                    let start = value_at + 2;
+                    if text.get(value_at + 1) != Some(&b'"') {
+                        return None;
+                    }
+                    let stop = plain_run_end(text, start);
+                    if text.get(stop..stop + 2) != Some(b"\\\"") {
+                        return None;
+                    }
+                    (Kind::String, start, stop, stop + 2)
+                }
+                (b'-' | b'0'..=b'9', Type::Integer | Type::Number) => {
+                    let (stop, _) = integer(text, value_at)?;
+                    (Kind::Number, value_at, stop, stop)
+                }
+                (b't', Type::Boolean) if text[value_at..].starts_with(b"true") => {
+                    (Kind::True, value_at, value_at + 4, value_at + 4)
+                }
+                (b'f', Type::Boolean) if text[value_at..].starts_with(b"false") => {
+                    (Kind::False, value_at, value_at + 5, value_at + 5)
+                }
+                (b'n', _) if nullable_optionals && !property.required => {
+                    if !text[value_at..].starts_with(b"null") {
+                        return None;
+                    }
+                    (Kind::Null, value_at, value_at + 4, value_at + 4)
+                }
+                _ => return None,
+            };
+            let bounded = schema.enumeration.is_some()
+                || schema.min_length.is_some()
+                || schema.max_length.is_some()
+                || schema.minimum.is_some()
+                || schema.maximum.is_some();
+            if bounded || seen & (1 << index) != 0 {
+                return None;
+            }
+            seen |= 1 << index;
+            if kind != Kind::Null {
+                *members.get_mut(count)? = Member {
+                    start: start as u32,
+                    end: stop as u32,
+                    property: index as u16,
+                    kind,
+                };
+                count += 1;
+            }
+            match text.get(end) {
+                Some(b',') => at = end + 1,
+                Some(b'}') => {
+                    at = end + 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+    }
+    for (index, property) in root.properties.iter().enumerate() {
+        if property.required && seen & (1 << index) == 0 {
+            return None;
+        }
+    }
+    Some((at, count))
 }
+
+/// Stands for arguments left out, which are `{}`.
+const EMPTY_AT: usize = usize::MAX;
 
 /// What an envelope key holds, here.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -157,29 +454,6 @@ enum Role {
     Constant(&'static str),
     Function,
     Skip,
-}
-
-/// The envelope at `at`, read for `format` (see `call.rs` for each format's fields and their
-/// sources), and the offset just past it. Fields other than the named ones are skipped when
-/// their values are strings, numbers or literals.
-fn read_envelope(input: &[u8], at: usize, format: Format) -> Option<(Envelope<'_>, usize)> {
-    let mut envelope = Envelope::default();
-    let end = read_object(input, at, format, false, &mut envelope)?;
-    let complete = match format {
-        Format::OpenAi => envelope.id.is_some() && envelope.type_seen && envelope.function_seen,
-        Format::OpenAiResponses | Format::Anthropic => envelope.id.is_some() && envelope.type_seen,
-        Format::Gemini | Format::Mcp => true,
-    };
-    if !complete || envelope.name.is_none() {
-        return None;
-    }
-    if envelope.arguments.is_none() {
-        match format {
-            Format::Gemini | Format::Mcp => envelope.arguments = Some(b"{}"),
-            _ => return None,
-        }
-    }
-    Some((envelope, end))
 }
 
 fn role(format: Format, function: bool, key: &[u8]) -> Role {
@@ -215,31 +489,6 @@ fn role(format: Format, function: bool, key: &[u8]) -> Role {
         .map_or(Role::Skip, |&(_, role)| role)
 }
 
-/// Byte equality for short words, eight bytes at a time and inline: a call to `memcmp` per
-/// comparison was a fifth of this path's time.
-#[inline(always)]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i + 8 <= a.len() {
-        let x = u64::from_le_bytes(a[i..i + 8].try_into().unwrap_or([0; 8]));
-        let y = u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8]));
-        if x != y {
-            return false;
-        }
-        i += 8;
-    }
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// The property of a flat object that `key` (plain ASCII) names.
 #[inline]
 fn property_index(object: &Schema, key: &[u8]) -> Option<usize> {
@@ -247,83 +496,6 @@ fn property_index(object: &Schema, key: &[u8]) -> Option<usize> {
         .properties
         .iter()
         .position(|property| same(property.name.as_bytes(), key))
-}
-
-/// One envelope object (OpenAI's `function` is the only nested one); the offset past its `}`.
-fn read_object<'a>(
-    input: &'a [u8],
-    at: usize,
-    format: Format,
-    function: bool,
-    envelope: &mut Envelope<'a>,
-) -> Option<usize> {
-    let mut at = after(input, at, b'{')?;
-    let mut seen = 0u8;
-    if input.get(skip_whitespace(input, at)) == Some(&b'}') {
-        return Some(skip_whitespace(input, at) + 1);
-    }
-    loop {
-        at = skip_whitespace(input, at);
-        let (key, end) = plain_string(input, at)?;
-        at = after(input, end, b':')?;
-        at = skip_whitespace(input, at);
-        let role = role(format, function, &key[1..key.len() - 1]);
-        if role != Role::Skip {
-            let bit = match role {
-                Role::Name => 1,
-                Role::Id => 2,
-                Role::Text | Role::Value => 4,
-                Role::Constant(_) => 8,
-                Role::Function | Role::Skip => 16,
-            };
-            if seen & bit != 0 {
-                return None; // a duplicate: the general path reports it
-            }
-            seen |= bit;
-        }
-        at = match role {
-            Role::Name | Role::Id => {
-                let (value, end) = plain_string(input, at)?;
-                if role == Role::Name {
-                    envelope.name = Some(value);
-                } else {
-                    envelope.id = Some(value);
-                }
-                end
-            }
-            Role::Constant(constant) => {
-                let (value, end) = plain_string(input, at)?;
-                if !same(&value[1..value.len() - 1], constant.as_bytes()) {
-                    return None;
-                }
-                envelope.type_seen = true;
-                end
-            }
-            Role::Text => {
-                let end = string_end(input, at)?;
-                envelope.arguments = Some(&input[at + 1..end - 1]);
-                envelope.escaped = true;
-                end
-            }
-            Role::Value => {
-                let end = flat_object_end(input, at)?;
-                envelope.arguments = Some(&input[at..end]);
-                envelope.escaped = false;
-                end
-            }
-            Role::Function => {
-                envelope.function_seen = true;
-                read_object(input, at, format, true, envelope)?
-            }
-            Role::Skip => skip_scalar(input, at)?,
-        };
-        at = skip_whitespace(input, at);
-        match input.get(at) {
-            Some(b',') => at += 1,
-            Some(b'}') => return Some(at + 1),
-            _ => return None,
-        }
-    }
 }
 
 /// A string literal of plain ASCII at `at` (no escapes): the literal, quotes included, and the
@@ -400,66 +572,80 @@ fn flat_object_end(input: &[u8], at: usize) -> Option<usize> {
 /// An integer literal at `at`: `-?(0|[1-9][0-9]*)` of at most 15 digits, so exact in a double
 /// and inside ±(2^53−1), with no fraction or exponent after it; the offset past it and its
 /// value. `-0` is declined: its canonical form is `0`.
-#[inline]
+#[inline(always)]
 fn integer(input: &[u8], at: usize) -> Option<(usize, i64)> {
     let negative = input.get(at) == Some(&b'-');
     let start = at + usize::from(negative);
     let mut end = start;
     let mut value: i64 = 0;
-    while let Some(&digit @ b'0'..=b'9') = input.get(end) {
-        value = value * 10 + i64::from(digit - b'0');
-        end += 1;
-        if end - start > 15 {
+    while let Some(&byte) = input.get(end) {
+        let digit = byte.wrapping_sub(b'0');
+        if digit > 9 {
+            break;
+        }
+        if end - start == 15 {
             return None;
         }
+        value = value * 10 + i64::from(digit);
+        end += 1;
     }
-    let digits = end - start;
-    if digits == 0 || (digits > 1 && input[start] == b'0') || (negative && value == 0) {
-        return None;
-    }
-    if matches!(input.get(end), Some(b'.' | b'e' | b'E')) {
+    // 1 to 15 digits, no leading zero, not `-0`, and no fraction or exponent after them.
+    let count = end - start;
+    if count == 0
+        || (count > 1 && input[start] == b'0')
+        || (negative && value == 0)
+        || matches!(input.get(end), Some(b'.' | b'e' | b'E'))
+    {
         return None;
     }
     Some((end, if negative { -value } else { value }))
 }
 
-/// One argument, read: its property and where its value is.
+/// One argument, read: its property and where its value is in the request (offsets keep it
+/// small: the members are set up for every call).
 #[derive(Clone, Copy)]
-struct Member<'a> {
+struct Member {
+    /// A string's text (no escapes), or a number's or literal's bytes: `start..end`.
+    start: u32,
+    end: u32,
     property: u16,
     kind: Kind,
-    /// A string's text (no escapes), or a number's or literal's bytes.
-    bytes: &'a [u8],
 }
 
-impl Member<'_> {
-    const EMPTY: Member<'static> = Member {
+impl Member {
+    /// All zero bytes (`ObjectStart` is the kind's first variant), so that setting up the
+    /// members is a few vector stores instead of a copy.
+    const EMPTY: Member = Member {
+        start: 0,
+        end: 0,
         property: 0,
-        kind: Kind::Null,
-        bytes: b"",
+        kind: Kind::ObjectStart,
     };
 }
 
-/// Reads the flat arguments object and judges each member into `problems`; the number of
-/// members kept for writing (`null`s are dropped). `None` declines: anything not flat and plain.
-fn read_arguments<'a>(
+/// Reads the flat arguments object at `at` in `text` and judges each member into the call's
+/// problems, keeping the members to write (`null`s are dropped); the offset past its `}`.
+/// `ESCAPED`: the object is JSON text inside a string literal, so each of its `"` is `\"`.
+/// `None` declines: anything not flat and plain.
+fn read_arguments<'a, const ESCAPED: bool>(
     text: &'a [u8],
-    escaped: bool,
+    at: usize,
     root: &'static Schema,
-    nullable_optionals: bool,
-    members: &mut [Member<'a>; MOST_ARGUMENTS],
-    problems: &mut Problems<'a>,
+    call: &mut Quick<'a, '_>,
 ) -> Option<usize> {
-    // Models send `""` for a tool without arguments.
-    let at = spaces(text, 0);
-    if escaped && at == text.len() {
-        return read_arguments(b"{}", false, root, nullable_optionals, members, problems);
-    }
     if root.properties.len() > 64 {
         return None;
     }
-    let quote: &[u8] = if escaped { b"\\\"" } else { b"\"" };
-    let mut at = expect(text, at, b"{")?;
+    let nullable_optionals = call.nullable;
+    let (members, problems) = (&mut *call.members, &mut *call.problems);
+    // Notes a problem, making room for problems at the first.
+    macro_rules! note {
+        ($method:ident($($argument:expr),*)) => {
+            problems.get_or_insert_with(Problems::new).$method($($argument),*)
+        };
+    }
+    let quote: &[u8] = if ESCAPED { b"\\\"" } else { b"\"" };
+    let mut at = expect(text, spaces(text, at), b"{")?;
     let mut seen = 0u64;
     let mut count = 0;
     let path = crate::check::Path::EMPTY;
@@ -504,26 +690,45 @@ fn read_arguments<'a>(
             at = end;
             let key = &text[key_start..key_end];
             match property_index(root, key) {
-                None => problems.met(
+                None => note!(met(
                     &path,
                     Some(Segment::Key(key_literal)),
-                    What::Unknown { object: root },
-                ),
+                    What::Unknown { object: root }
+                )),
                 Some(index) if seen & (1 << index) != 0 => {
-                    problems.met(&path, Some(Segment::Key(key_literal)), What::Duplicate)
+                    note!(met(&path, Some(Segment::Key(key_literal)), What::Duplicate))
                 }
                 Some(index) => {
                     seen |= 1 << index;
                     let property = &root.properties[index];
                     let nullable = nullable_optionals && !property.required;
+                    let schema = &property.schema;
+                    // The usual argument: the right type, with no enum or bound to check.
+                    let plain = schema.enumeration.is_none()
+                        && match (schema.ty, kind) {
+                            (Type::String, Kind::String) => {
+                                schema.min_length.is_none() && schema.max_length.is_none()
+                            }
+                            (Type::Integer | Type::Number, Kind::Number) => {
+                                schema.minimum.is_none() && schema.maximum.is_none()
+                            }
+                            (Type::Boolean, Kind::True | Kind::False) => true,
+                            _ => false,
+                        };
                     let found = Found { kind, raw: literal };
-                    if let Some(what) = judge(&property.schema, nullable, found, value, number) {
-                        problems.met(&path, Some(Segment::Key(key_literal)), what);
+                    let what = if plain {
+                        None
+                    } else {
+                        judge(schema, nullable, found, value, number)
+                    };
+                    if let Some(what) = what {
+                        note!(met(&path, Some(Segment::Key(key_literal)), what));
                     } else if kind != Kind::Null {
                         *members.get_mut(count)? = Member {
+                            start: start as u32,
+                            end: stop as u32,
                             property: index as u16,
                             kind,
-                            bytes: value,
                         };
                         count += 1;
                     }
@@ -540,15 +745,21 @@ fn read_arguments<'a>(
             }
         }
     }
-    if spaces(text, at) != text.len() {
-        return None;
-    }
     for (index, property) in root.properties.iter().enumerate() {
         if property.required && seen & (1 << index) == 0 {
-            problems.missing(0, index as u32, &path, property);
+            note!(missing(0, index as u32, &path, property));
         }
     }
-    Some(count)
+    call.count = count;
+    Some(at)
+}
+
+/// The offset past `want` at `at` in `input`: a comparison of known length, which the
+/// compiler turns into a few vector compares.
+#[inline(always)]
+fn prefix<const N: usize>(input: &[u8], at: usize, want: &[u8; N]) -> Option<usize> {
+    let found: &[u8; N] = input.get(at..at + N)?.try_into().ok()?;
+    (found == want).then_some(at + N)
 }
 
 /// The offset past `want` at `at`.
@@ -558,7 +769,7 @@ fn expect(text: &[u8], at: usize, want: &[u8]) -> Option<usize> {
 }
 
 /// Past spaces: the only whitespace read here (in a string literal a newline is an escape).
-#[inline]
+#[inline(always)]
 fn spaces(text: &[u8], mut at: usize) -> usize {
     while text.get(at) == Some(&b' ') {
         at += 1;
@@ -627,14 +838,120 @@ fn judge<'a>(
     }
 }
 
-/// `{"arguments":A,"id":I,"name":N,"ok":true}` with the members sorted by property.
+/// `{"arguments":A,"id":I,"name":N,"ok":true}` with the members sorted by property, gathered
+/// on the stack and written in one piece.
 fn write_valid(
     out: &mut impl Write,
     parts: &Parts<'_>,
+    input: &[u8],
     tool: &'static Tool,
-    members: &mut [Member<'_>],
+    index: usize,
+    members: &mut [Member],
 ) -> io::Result<()> {
-    members.sort_unstable_by_key(|member| member.property);
+    // Insertion sort: a few members, often in order already.
+    for i in 1..members.len() {
+        let mut j = i;
+        while j > 0 && members[j - 1].property > members[j].property {
+            members.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    let mut answer = Answer {
+        bytes: [0; 256],
+        len: 0,
+    };
+    answer.put(b"{\"arguments\":{");
+    for (i, member) in members.iter().enumerate() {
+        if i > 0 {
+            answer.put(b",");
+        }
+        answer.put(catalog::root_key(index, usize::from(member.property)));
+        if member.kind == Kind::String {
+            answer.put(b"\"");
+            answer.put(&input[member.start as usize..member.end as usize]);
+            answer.put(b"\"");
+        } else {
+            answer.put(&input[member.start as usize..member.end as usize]);
+        }
+    }
+    // The id is a plain literal here: its own canonical form. The name is the tool's.
+    if let Some(id) = parts.id {
+        answer.put(b"},\"id\":");
+        answer.put(id);
+    } else {
+        answer.put(b"}");
+    }
+    answer.put(catalog::valid_end(index));
+    match answer.bytes.get(..answer.len) {
+        Some(bytes) => out.write_all(bytes),
+        // Longer than the block: written again piece by piece.
+        None => write_pieces(out, parts, input, tool, members),
+    }
+}
+
+/// The answer being gathered; its length keeps counting past the end, and then the answer is
+/// written piece by piece instead.
+struct Answer {
+    bytes: [u8; 256],
+    len: usize,
+}
+
+impl Answer {
+    #[inline(always)]
+    fn put(&mut self, piece: &[u8]) {
+        let end = self.len + piece.len();
+        if let Some(room) = self.bytes.get_mut(self.len..end) {
+            copy_small(room, piece);
+        }
+        self.len = end;
+    }
+}
+
+/// `to.copy_from_slice(from)` (equal lengths) without a call to `memcpy` for the few bytes that
+/// most pieces are: two overlapping loads and stores of the widest size that fits.
+#[inline(always)]
+fn copy_small(to: &mut [u8], from: &[u8]) {
+    let len = from.len();
+    match len {
+        0 => {}
+        1..=3 => {
+            to[0] = from[0];
+            to[len / 2] = from[len / 2];
+            to[len - 1] = from[len - 1];
+        }
+        4..=7 => {
+            let (head, tail) = (len - 4, 4);
+            let first: [u8; 4] = from[..4].try_into().unwrap_or([0; 4]);
+            let last: [u8; 4] = from[head..].try_into().unwrap_or([0; 4]);
+            to[..4].copy_from_slice(&first);
+            to[head..head + tail].copy_from_slice(&last);
+        }
+        8..=16 => {
+            let head = len - 8;
+            let first: [u8; 8] = from[..8].try_into().unwrap_or([0; 8]);
+            let last: [u8; 8] = from[head..].try_into().unwrap_or([0; 8]);
+            to[..8].copy_from_slice(&first);
+            to[head..].copy_from_slice(&last);
+        }
+        17..=32 => {
+            let head = len - 16;
+            let first: [u8; 16] = from[..16].try_into().unwrap_or([0; 16]);
+            let last: [u8; 16] = from[head..].try_into().unwrap_or([0; 16]);
+            to[..16].copy_from_slice(&first);
+            to[head..].copy_from_slice(&last);
+        }
+        _ => to.copy_from_slice(from),
+    }
+}
+
+#[cold]
+fn write_pieces(
+    out: &mut impl Write,
+    parts: &Parts<'_>,
+    input: &[u8],
+    tool: &'static Tool,
+    members: &[Member],
+) -> io::Result<()> {
     out.write_all(b"{\"arguments\":{")?;
     for (i, member) in members.iter().enumerate() {
         out.write_all(if i == 0 { b"\"" } else { b",\"" })?;
@@ -645,23 +962,15 @@ fn write_valid(
         )?;
         if member.kind == Kind::String {
             out.write_all(b"\":\"")?;
-            out.write_all(member.bytes)?;
+            out.write_all(&input[member.start as usize..member.end as usize])?;
             out.write_all(b"\"")?;
         } else {
             out.write_all(b"\":")?;
-            out.write_all(member.bytes)?;
+            out.write_all(&input[member.start as usize..member.end as usize])?;
         }
     }
-    // The id and name are plain literals here: they are their own canonical form.
-    match parts.id {
-        Some(id) => {
-            out.write_all(b"},\"id\":")?;
-            out.write_all(id)?;
-            out.write_all(b",\"name\":")?;
-        }
-        None => out.write_all(b"},\"name\":")?,
-    }
-    out.write_all(parts.name)?;
+    out.write_all(b"}")?;
+    verdict::id_and_name(out, parts)?;
     out.write_all(b",\"ok\":true}\n")
 }
 

@@ -18,7 +18,7 @@ use crate::catalog;
 use crate::error::Error;
 use crate::error::MAX_INPUT;
 use crate::tokenizer::{
-    plain_run_end, skip_whitespace, string_eq, Kind, Stop, Token, Tokenizer, PLAIN,
+    plain_run_end, same, skip_whitespace, string_eq, Kind, Stop, Token, Tokenizer, PLAIN,
 };
 use crate::wire::{Format, Shape, FORMAT_LIST};
 
@@ -284,7 +284,7 @@ fn spelled<const N: usize>(
     while index < N {
         let word = words[index].as_bytes();
         if let Some([_, inner @ .., b'"']) = literal.get(..word.len() + 2) {
-            if inner == word {
+            if same(inner, word) {
                 return Some((index, at + word.len() + 2));
             }
         }

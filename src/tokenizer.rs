@@ -494,6 +494,34 @@ pub(crate) fn plain_run_end(input: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Byte equality for short words, inline: two overlapping loads of the widest size that fits,
+/// then eight bytes at a time. A call to `memcmp` per comparison was a fifth of this path's
+/// time.
+#[inline(always)]
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
+    let len = a.len();
+    if len != b.len() {
+        return false;
+    }
+    let word = |x: &[u8], at: usize| u64::from_le_bytes(x[at..at + 8].try_into().unwrap_or([0; 8]));
+    let half = |x: &[u8], at: usize| u32::from_le_bytes(x[at..at + 4].try_into().unwrap_or([0; 4]));
+    match len {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[len / 2] == b[len / 2] && a[len - 1] == b[len - 1],
+        4..=7 => half(a, 0) == half(b, 0) && half(a, len - 4) == half(b, len - 4),
+        _ => {
+            let mut i = 0;
+            while i + 8 < len {
+                if word(a, i) != word(b, i) {
+                    return false;
+                }
+                i += 8;
+            }
+            word(a, len - 8) == word(b, len - 8)
+        }
+    }
+}
+
 /// The offset of the first byte from `at` on that is not JSON whitespace, or the input's length.
 #[inline(always)]
 pub(crate) fn skip_whitespace(input: &[u8], mut at: usize) -> usize {

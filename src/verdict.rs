@@ -13,10 +13,12 @@
 use crate::call::{Arguments, Call, Span};
 use crate::canonical;
 use crate::catalog::{self, Tool};
-use crate::check::{self, Bound, Found, Problem, Problems, Segment, What, MAX_SAFE_INTEGER};
+use crate::check::{
+    self, Bound, Found, Problem, Problems, Segment, What, MAX_PROBLEMS, MAX_SAFE_INTEGER,
+};
 use crate::error::{Error, MAX_INPUT};
 use crate::schema::{Scalar, Schema, Type};
-use crate::sink::{escaped, Escaped};
+use crate::sink::escape;
 use crate::tokenizer::{decode, validate, Kind, Tokenizer};
 use crate::wire::{Format, Shape};
 use std::fmt::{self, Write as _};
@@ -249,11 +251,13 @@ fn whole(
     out.write_all(b"{\"errors\":[{\"code\":\"")?;
     out.write_all(problem.code().as_bytes())?;
     out.write_all(b"\",\"message\":\"")?;
-    escaped(out, |text| whole_message(text, parts, &problem))?;
+    let mut line = Line::new();
+    let _ = whole_message(&mut line, parts, &problem);
+    out.write_all(line.text())?;
     out.write_all(b"\",\"path\":\"\"}]")?;
     id_and_name(out, parts)?;
     out.write_all(b",\"ok\":false,\"reply\":")?;
-    reply(out, parts, |text| whole_message(text, parts, &problem))?;
+    reply(out, parts, |out| out.write_all(line.text()))?;
     out.write_all(b"}\n")
 }
 
@@ -266,6 +270,15 @@ pub(crate) fn invalid(
     problems: &Problems<'_>,
 ) -> io::Result<()> {
     out.write_all(b"{\"errors\":[")?;
+    // Every message rendered once, escaped, one after the other: each goes out twice.
+    let mut line = Line::new();
+    let mut ends = [0; MAX_PROBLEMS];
+    for (i, problem) in problems.iter().enumerate() {
+        let _ = message(&mut line, tool, problem);
+        ends[i] = line.len;
+    }
+    let text = |i: usize| &line.bytes[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
+    let mut path = Line::new_short();
     for (i, problem) in problems.iter().enumerate() {
         out.write_all(if i == 0 {
             b"{\"code\":\""
@@ -274,20 +287,24 @@ pub(crate) fn invalid(
         })?;
         out.write_all(problem.what.code().as_bytes())?;
         out.write_all(b"\",\"message\":\"")?;
-        escaped(out, |text| message(text, tool, problem))?;
+        out.write_all(text(i))?;
         out.write_all(b"\",\"path\":\"")?;
-        escaped(out, |text| pointer(text, problem))?;
+        path.len = 0;
+        path.full = false;
+        let _ = pointer(&mut path, problem);
+        out.write_all(path.text())?;
         out.write_all(b"\"}")?;
     }
     out.write_all(b"]")?;
     id_and_name(out, parts)?;
     out.write_all(b",\"ok\":false,\"reply\":")?;
-    reply(out, parts, |text| {
-        for (i, problem) in problems.iter().enumerate() {
+    let count = problems.iter().count();
+    reply(out, parts, |out| {
+        for i in 0..count {
             if i > 0 {
-                text.write_str("\n")?;
+                out.write_all(b"\\n")?;
             }
-            message(text, tool, problem)?;
+            out.write_all(text(i))?;
         }
         Ok(())
     })?;
@@ -310,7 +327,7 @@ pub(crate) fn invalid(
 fn reply<W: Write>(
     out: &mut W,
     parts: &Parts<'_>,
-    text: impl Fn(&mut Escaped<'_, W>) -> fmt::Result,
+    mut text: impl FnMut(&mut W) -> io::Result<()>,
 ) -> io::Result<()> {
     let id = |out: &mut W| match parts.id {
         Some(id) => canonical::string(out, id),
@@ -319,7 +336,7 @@ fn reply<W: Write>(
     match parts.format {
         Format::OpenAi => {
             out.write_all(b"{\"content\":\"")?;
-            escaped(out, text)?;
+            text(out)?;
             out.write_all(b"\",\"role\":\"tool\",\"tool_call_id\":")?;
             id(out)?;
             out.write_all(b"}")
@@ -328,12 +345,12 @@ fn reply<W: Write>(
             out.write_all(b"{\"call_id\":")?;
             id(out)?;
             out.write_all(b",\"output\":\"")?;
-            escaped(out, text)?;
+            text(out)?;
             out.write_all(b"\",\"type\":\"function_call_output\"}")
         }
         Format::Anthropic => {
             out.write_all(b"{\"content\":\"")?;
-            escaped(out, text)?;
+            text(out)?;
             out.write_all(b"\",\"is_error\":true,\"tool_use_id\":")?;
             id(out)?;
             out.write_all(b",\"type\":\"tool_result\"}")
@@ -348,28 +365,144 @@ fn reply<W: Write>(
             out.write_all(b"\"name\":")?;
             canonical::string(out, parts.name)?;
             out.write_all(b",\"response\":{\"error\":\"")?;
-            escaped(out, text)?;
+            text(out)?;
             out.write_all(b"\"}}}")
         }
         Format::Mcp => {
             out.write_all(b"{\"content\":[{\"text\":\"")?;
-            escaped(out, text)?;
+            text(out)?;
             out.write_all(b"\",\"type\":\"text\"}],\"isError\":true}")
         }
     }
 }
 
+/// Messages or a pointer, rendered already escaped for a JSON string. What does not fit is cut
+/// at a character boundary: room for 16 messages of a few hundred bytes each.
+struct Line<const N: usize = 4096> {
+    bytes: [u8; N],
+    len: usize,
+    full: bool,
+}
+
+impl Line {
+    fn new() -> Line {
+        Line {
+            bytes: [0; 4096],
+            len: 0,
+            full: false,
+        }
+    }
+}
+
+impl Line<512> {
+    /// Room for a pointer: a few keys of at most 64 characters.
+    fn new_short() -> Line<512> {
+        Line {
+            bytes: [0; 512],
+            len: 0,
+            full: false,
+        }
+    }
+}
+
+impl<const N: usize> Line<N> {
+    fn text(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    /// Appends UTF-8 text (from a valid document, or the catalog), escaped for a JSON string.
+    #[inline]
+    fn push(&mut self, text: &[u8]) {
+        let mut plain = 0;
+        let mut i = 0;
+        loop {
+            i = escape_run_end(text, i);
+            let Some(&byte) = text.get(i) else {
+                self.plain(&text[plain..]);
+                return;
+            };
+            self.plain(&text[plain..i]);
+            let (escape, len) = escape(byte);
+            let _ = self.raw(&escape[..len]);
+            i += 1;
+            plain = i;
+        }
+    }
+
+    /// Appends text that is already escaped, whole or not at all: once a piece does not fit,
+    /// nothing more is taken, so the text stays valid inside a JSON string.
+    #[inline]
+    fn raw(&mut self, text: &[u8]) -> fmt::Result {
+        let end = self.len + text.len();
+        match self.bytes.get_mut(self.len..end) {
+            Some(room) if !self.full => {
+                room.copy_from_slice(text);
+                self.len = end;
+            }
+            _ => self.full = true,
+        }
+        Ok(())
+    }
+
+    /// Appends text that needs no escape; what does not fit is cut at a character boundary.
+    #[inline]
+    fn plain(&mut self, text: &[u8]) {
+        if self.full || self.len + text.len() <= N {
+            let _ = self.raw(text);
+            return;
+        }
+        let mut take = N - self.len;
+        while take > 0 && text[take] & 0xC0 == 0x80 {
+            take -= 1;
+        }
+        let _ = self.raw(&text[..take]);
+        self.full = true;
+    }
+}
+
+impl<const N: usize> fmt::Write for Line<N> {
+    #[inline]
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        self.push(text.as_bytes());
+        Ok(())
+    }
+}
+
+/// The offset of the first byte from `i` on that the writer escapes (`"`, `\\`, a control
+/// character), or the text's length. As `tokenizer::plain_run_end`, but bytes of 0x80 and up
+/// pass: they are written as they are.
+#[inline]
+fn escape_run_end(text: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES * 0x80;
+    while let Some(word) = text.get(i..i + 8) {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+        // The lowest flag is exact; borrows can only flag lanes above it.
+        let flags = word.wrapping_sub(ONES * 0x20) & !word & HIGH
+            | has_zero(word ^ (ONES * u64::from(b'"')))
+            | has_zero(word ^ (ONES * u64::from(b'\\')));
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&byte) = text.get(i) {
+        if escape(byte).1 > 0 {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
 /// The longest stretch of the model's own text quoted in a message, in characters.
 const QUOTE: usize = 64;
 
-fn whole_message(
-    text: &mut impl fmt::Write,
-    parts: &Parts<'_>,
-    problem: &Whole<'_>,
-) -> fmt::Result {
+fn whole_message(text: &mut Line, parts: &Parts<'_>, problem: &Whole<'_>) -> fmt::Result {
     match problem {
         Whole::UnknownTool { closest } => {
-            text.write_str("there is no tool ")?;
+            text.raw(b"there is no tool ")?;
             quoted(text, parts.name)?;
             write!(text, "; did you mean \"{closest}\"?")
         }
@@ -380,7 +513,7 @@ fn whole_message(
              call again"
         ),
         Whole::NotObject { found, holds_json } => {
-            text.write_str("the arguments must be a JSON object, found ")?;
+            text.raw(b"the arguments must be a JSON object, found ")?;
             if *holds_json {
                 text.write_str(
                     "a string holding JSON; send the object itself, not encoded as a string",
@@ -394,31 +527,31 @@ fn whole_message(
 
 /// One problem's message: a sentence for the model that names the argument, what was expected
 /// and what was found.
-fn message(text: &mut impl fmt::Write, tool: &Tool, problem: &Problem<'_>) -> fmt::Result {
+fn message(text: &mut Line, tool: &Tool, problem: &Problem<'_>) -> fmt::Result {
     match problem.what {
         What::Unknown { object } => {
-            text.write_str("unknown argument ")?;
+            text.raw(b"unknown argument ")?;
             argument(text, problem)?;
-            text.write_str("; ")?;
+            text.raw(b"; ")?;
             let steps = problem.path.steps();
             if steps.len() <= 1 {
                 text.write_str(tool.name)?;
             } else {
-                text.write_str("\"")?;
+                text.raw(b"\\\"")?;
                 name(text, &steps[..steps.len() - 1])?;
-                text.write_str("\"")?;
+                text.raw(b"\\\"")?;
             }
             takes(text, object)
         }
         What::Duplicate => {
-            text.write_str("argument ")?;
+            text.raw(b"argument ")?;
             argument(text, problem)?;
-            text.write_str(" is given more than once")
+            text.raw(b" is given more than once")
         }
         What::Missing { property } => {
-            text.write_str("missing required argument ")?;
+            text.raw(b"missing required argument ")?;
             argument(text, problem)?;
-            text.write_str(", which must be ")?;
+            text.raw(b", which must be ")?;
             expected(text, &property.schema, false)
         }
         What::WrongType {
@@ -426,15 +559,15 @@ fn message(text: &mut impl fmt::Write, tool: &Tool, problem: &Problem<'_>) -> fm
             nullable,
             found,
         } => {
-            text.write_str("argument ")?;
+            text.raw(b"argument ")?;
             argument(text, problem)?;
-            text.write_str(" must be ")?;
+            text.raw(b" must be ")?;
             expected(text, schema, nullable)?;
-            text.write_str(", found ")?;
+            text.raw(b", found ")?;
             describe(text, &found)
         }
         What::OutOfRange { bound, found } => {
-            text.write_str("argument ")?;
+            text.raw(b"argument ")?;
             argument(text, problem)?;
             let plural = |n: u64| if n == 1 { "" } else { "s" };
             match bound {
@@ -444,7 +577,7 @@ fn message(text: &mut impl fmt::Write, tool: &Tool, problem: &Problem<'_>) -> fm
                     text,
                     " must be an integer from -{MAX_SAFE_INTEGER} to {MAX_SAFE_INTEGER}"
                 )?,
-                Bound::Float => text.write_str(" must be a number that fits a 64-bit float")?,
+                Bound::Float => text.raw(b" must be a number that fits a 64-bit float")?,
                 Bound::MinLength(min, length) => {
                     return write!(
                         text,
@@ -474,17 +607,17 @@ fn message(text: &mut impl fmt::Write, tool: &Tool, problem: &Problem<'_>) -> fm
                     )
                 }
             }
-            text.write_str(", found ")?;
+            text.raw(b", found ")?;
             describe(text, &found)
         }
         What::NotInEnum { values, found } => {
-            text.write_str("argument ")?;
+            text.raw(b"argument ")?;
             argument(text, problem)?;
-            text.write_str(" must be one of ")?;
+            text.raw(b" must be one of ")?;
             const LISTED: usize = 16;
             for (i, value) in values.iter().take(LISTED).enumerate() {
                 if i > 0 {
-                    text.write_str(", ")?;
+                    text.raw(b", ")?;
                 }
                 match value {
                     Scalar::String(value) => write!(text, "\"{value}\"")?,
@@ -495,22 +628,22 @@ fn message(text: &mut impl fmt::Write, tool: &Tool, problem: &Problem<'_>) -> fm
             if values.len() > LISTED {
                 write!(text, " (or {} more)", values.len() - LISTED)?;
             }
-            text.write_str(", found ")?;
+            text.raw(b", found ")?;
             describe(text, &found)
         }
     }
 }
 
 /// `" takes a, b, c"`: the properties an object declares, or that it takes none.
-fn takes(text: &mut impl fmt::Write, object: &Schema) -> fmt::Result {
+fn takes(text: &mut Line, object: &Schema) -> fmt::Result {
     const LISTED: usize = 16;
     if object.properties.is_empty() {
-        return text.write_str(" takes no arguments");
+        return text.raw(b" takes no arguments");
     }
-    text.write_str(" takes ")?;
+    text.raw(b" takes ")?;
     for (i, property) in object.properties.iter().take(LISTED).enumerate() {
         if i > 0 {
-            text.write_str(", ")?;
+            text.raw(b", ")?;
         }
         text.write_str(property.name)?;
     }
@@ -521,20 +654,20 @@ fn takes(text: &mut impl fmt::Write, object: &Schema) -> fmt::Result {
 }
 
 /// `"a/0/b"`: the argument a problem is about, quoted.
-fn argument(text: &mut impl fmt::Write, problem: &Problem<'_>) -> fmt::Result {
-    text.write_str("\"")?;
+fn argument(text: &mut Line, problem: &Problem<'_>) -> fmt::Result {
+    text.raw(b"\\\"")?;
     name(text, problem.path.steps())?;
-    text.write_str("\"")
+    text.raw(b"\\\"")
 }
 
 /// The steps to an argument, joined by `/`; each key cut to [`QUOTE`] characters.
-fn name(text: &mut impl fmt::Write, steps: &[Segment<'_>]) -> fmt::Result {
+fn name(text: &mut Line, steps: &[Segment<'_>]) -> fmt::Result {
     for (i, step) in steps.iter().enumerate() {
         if i > 0 {
-            text.write_str("/")?;
+            text.raw(b"/")?;
         }
         match step {
-            Segment::Key(literal) => cut(text, literal, |c| c)?,
+            Segment::Key(literal) => cut(text, literal)?,
             Segment::Name(name) => text.write_str(name)?,
             Segment::Index(index) => write!(text, "{index}")?,
         }
@@ -543,16 +676,21 @@ fn name(text: &mut impl fmt::Write, steps: &[Segment<'_>]) -> fmt::Result {
 }
 
 /// The JSON Pointer (RFC 6901) of a problem: keys decoded, `~` as `~0` and `/` as `~1`.
-fn pointer(text: &mut impl fmt::Write, problem: &Problem<'_>) -> fmt::Result {
+fn pointer(text: &mut Line<512>, problem: &Problem<'_>) -> fmt::Result {
     for step in problem.path.steps() {
-        text.write_str("/")?;
+        text.raw(b"/")?;
         match step {
             Segment::Key(literal) => {
+                let inner = &literal[1..literal.len() - 1];
+                if !inner.iter().any(|b| matches!(b, b'\\' | b'~' | b'/')) {
+                    text.push(inner);
+                    continue;
+                }
                 let mut result = Ok(());
                 decode(literal, |c| {
                     result = result.and_then(|()| match c {
-                        '~' => text.write_str("~0"),
-                        '/' => text.write_str("~1"),
+                        '~' => text.raw(b"~0"),
+                        '/' => text.raw(b"~1"),
                         c => text.write_char(c),
                     });
                 });
@@ -566,33 +704,40 @@ fn pointer(text: &mut impl fmt::Write, problem: &Problem<'_>) -> fmt::Result {
 }
 
 /// A string literal's text, quoted, cut to [`QUOTE`] characters.
-fn quoted(text: &mut impl fmt::Write, literal: &[u8]) -> fmt::Result {
-    text.write_str("\"")?;
-    cut(text, literal, |c| c)?;
-    text.write_str("\"")
+fn quoted(text: &mut Line, literal: &[u8]) -> fmt::Result {
+    text.raw(b"\\\"")?;
+    cut(text, literal)?;
+    text.raw(b"\\\"")
 }
 
 /// A string literal's text, at most [`QUOTE`] characters of it, then `...` if there was more.
 /// Control characters show as U+FFFD, so a message stays one line.
-fn cut(text: &mut impl fmt::Write, literal: &[u8], map: impl Fn(char) -> char) -> fmt::Result {
+fn cut(text: &mut Line, literal: &[u8]) -> fmt::Result {
+    let inner = &literal[1..literal.len() - 1];
+    // Short and without escapes, the text is the literal's inside (no control character can be
+    // there unescaped).
+    if inner.len() <= QUOTE && !inner.contains(&b'\\') {
+        text.push(inner);
+        return Ok(());
+    }
     let mut count = 0;
     let mut result = Ok(());
     decode(literal, |c| {
         count += 1;
         if count <= QUOTE {
-            let c = if c.is_control() { '\u{FFFD}' } else { map(c) };
+            let c = if c.is_control() { '\u{FFFD}' } else { c };
             result = result.and_then(|()| text.write_char(c));
         }
     });
     result?;
     if count > QUOTE {
-        text.write_str("...")?;
+        text.raw(b"...")?;
     }
     Ok(())
 }
 
 /// What the schema wants: "an integer", "a string or null".
-fn expected(text: &mut impl fmt::Write, schema: &Schema, nullable: bool) -> fmt::Result {
+fn expected(text: &mut Line, schema: &Schema, nullable: bool) -> fmt::Result {
     text.write_str(match schema.ty {
         Type::Object => "an object",
         Type::Array => "an array",
@@ -602,29 +747,29 @@ fn expected(text: &mut impl fmt::Write, schema: &Schema, nullable: bool) -> fmt:
         Type::Boolean => "a boolean",
     })?;
     if nullable {
-        text.write_str(" or null")?;
+        text.raw(b" or null")?;
     }
     Ok(())
 }
 
 /// What the model gave: "the string \"5\"", "the number 5.5", "an object".
-fn describe(text: &mut impl fmt::Write, found: &Found<'_>) -> fmt::Result {
+fn describe(text: &mut Line, found: &Found<'_>) -> fmt::Result {
     match found.kind {
         Kind::String => {
-            text.write_str("the string ")?;
+            text.raw(b"the string ")?;
             quoted(text, found.raw)
         }
         Kind::Number => {
-            text.write_str("the number ")?;
+            text.raw(b"the number ")?;
             let raw = &found.raw[..found.raw.len().min(QUOTE)];
             text.write_str(std::str::from_utf8(raw).unwrap_or("?"))?;
             if found.raw.len() > QUOTE {
-                text.write_str("...")?;
+                text.raw(b"...")?;
             }
             Ok(())
         }
-        Kind::True => text.write_str("the boolean true"),
-        Kind::False => text.write_str("the boolean false"),
+        Kind::True => text.raw(b"the boolean true"),
+        Kind::False => text.raw(b"the boolean false"),
         kind => text.write_str(kind.described()),
     }
 }

@@ -1,5 +1,7 @@
-//! Arbitrary bytes through `respond`: it never panics; an answer is one of the golden files,
-//! byte for byte; an error wrote nothing and carries a documented code.
+//! Arbitrary bytes through `respond`: it never panics; a declaration is one of the golden files,
+//! byte for byte, and a `check_call` answer is one line of JSON with a verdict; an error wrote
+//! nothing and carries a documented code. (Debug builds also check every call that the quick
+//! path answers against the general path, byte for byte.)
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -39,6 +41,17 @@ const CODES: &[&str] = &[
 fuzz_target!(|data: &[u8]| {
     let mut out = Vec::new();
     match tool_schema::respond(data, &mut out) {
+        Ok(()) if out.starts_with(b"{\"arguments\":") || out.starts_with(b"{\"errors\":") => {
+            assert!(out.ends_with(b"}\n"), "one line");
+            assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 1, "one line");
+            let answer: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+            let ok = answer["ok"].as_bool().expect("a verdict");
+            assert_eq!(ok, answer.get("arguments").is_some());
+            assert_eq!(
+                !ok,
+                answer.get("errors").is_some() && answer.get("reply").is_some()
+            );
+        }
         Ok(()) => assert!(goldens().contains(&out), "an answer that is no golden file"),
         Err(err) => {
             assert!(out.is_empty(), "wrote before failing");

@@ -15,12 +15,13 @@ use std::time::Instant;
 const ITERS: usize = 20_000;
 const SAMPLES: usize = 41;
 
-const VALID: &[u8] = br#"{"op":"check_call","call":{"id":"call_8Hq2","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"src/main.rs\",\"start_line\":1,\"end_line\":40}"}}}"#;
-const INVALID: &[u8] = br#"{"op":"check_call","call":{"id":"call_8Hq2","type":"function","function":{"name":"read_file","arguments":"{\"path\":7,\"start_line\":\"1\",\"limit\":40}"}}}"#;
+/// OpenAI's call ids are `call_` and 24 letters and digits.
+const VALID: &[u8] = br#"{"op":"check_call","call":{"id":"call_QK5dM0iB4Yc1hN2rW7xPz9Ls","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"src/request/parse.rs\",\"start_line\":120,\"end_line\":180}"}}}"#;
+const INVALID: &[u8] = br#"{"op":"check_call","call":{"id":"call_QK5dM0iB4Yc1hN2rW7xPz9Ls","type":"function","function":{"name":"read_file","arguments":"{\"path\":7,\"start_line\":\"120\",\"limit\":60}"}}}"#;
 
 /// The serde_json program: `Value` for the request and the arguments, jsonschema to validate,
-/// `json!` for the answer. serde_json's default map is sorted, so the arguments come out with
-/// their keys in order; its integers are written as JCS writes them.
+/// `json!` for the answer, and serde_jcs to write it in RFC 8785 form, as check_call does
+/// (serde_json's own writer keeps `5.0` and `1e21` as they are, which JCS does not).
 fn serde_side(validator: &jsonschema::Validator, request: &[u8], out: &mut Vec<u8>) {
     let request: Value = serde_json::from_slice(request).unwrap();
     assert_eq!(request["op"], "check_call");
@@ -59,7 +60,7 @@ fn serde_side(validator: &jsonschema::Validator, request: &[u8], out: &mut Vec<u
             "reply": {"content": text, "role": "tool", "tool_call_id": id},
         })
     };
-    serde_json::to_writer(&mut *out, &answer).unwrap();
+    serde_jcs::to_writer(&mut *out, &answer).unwrap();
     out.push(b'\n');
 }
 
