@@ -714,9 +714,13 @@ fn quoted(text: &mut Line, literal: &[u8]) -> fmt::Result {
 /// Control characters show as U+FFFD, so a message stays one line.
 fn cut(text: &mut Line, literal: &[u8]) -> fmt::Result {
     let inner = &literal[1..literal.len() - 1];
-    // Short and without escapes, the text is the literal's inside (no control character can be
-    // there unescaped).
-    if inner.len() <= QUOTE && !inner.contains(&b'\\') {
+    // Short printable ASCII without escapes: the text is the literal's inside, to be shown as
+    // it is. (DEL and the C1 controls can stand unescaped in a literal, so not all text can.)
+    if inner.len() <= QUOTE
+        && inner
+            .iter()
+            .all(|&b| (0x20..0x7f).contains(&b) && b != b'\\')
+    {
         text.push(inner);
         return Ok(());
     }

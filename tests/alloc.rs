@@ -71,9 +71,89 @@ fn requests() -> Vec<Vec<u8>> {
         br#"{"op":"tool_list","format":"gemini","strict":true}"#,
     ];
     all.extend(errors.iter().map(|e| e.to_vec()));
+    all.extend(calls());
     all.push(format!("{}{}", "[".repeat(65), "]".repeat(65)).into_bytes());
     all.push(vec![b' '; tool_schema::MAX_INPUT + 1]);
     all
+}
+
+/// `check_call` requests: valid and invalid, in every format, through the quick path and the
+/// general one (escapes, nesting, whitespace), and one with more problems than are reported.
+fn calls() -> Vec<Vec<u8>> {
+    let tool = TOOLS[0].name;
+    let many: String = (0..20).map(|i| format!(r#"\"x{i}\":{i},"#)).collect();
+    let many = format!(r#"{{{}\"y\":null}}"#, many);
+    let texts = [
+        r#"{\"path\":\"a\"}"#.to_string(),
+        r#"{ \"path\" : \"\u00e9\\n\" , \"extra\" : [1, {\"a\": 2.5e3}] }"#.to_string(),
+        r#"\"{\\\"path\\\":1}\""#.to_string(),
+        r#"{\"path\":"#.to_string(),
+        r#"{\"path\" 1}"#.to_string(),
+        String::new(),
+        many,
+    ];
+    let mut all = Vec::new();
+    for text in &texts {
+        let envelopes = [
+            (
+                "openai",
+                format!(
+                    r#"{{"id":"c1","type":"function","function":{{"name":"{tool}","arguments":"{text}"}}}}"#
+                ),
+            ),
+            (
+                "openai_responses",
+                format!(
+                    r#"{{"type":"function_call","call_id":"c1","name":"{tool}","arguments":"{text}"}}"#
+                ),
+            ),
+        ];
+        for (format, call) in envelopes {
+            for strict in [false, true] {
+                all.push(format!(r#"{{"op":"check_call","format":"{format}","strict":{strict},"call":{call}}}"#).into_bytes());
+            }
+            all.push(format!(r#"{{"op":"check_call","call":{call}}}"#).into_bytes());
+        }
+    }
+    let values = [
+        r#"{"path":"a"}"#,
+        r#"{"path":"a","x":{"y":[1,2,{"z":null}]},"start_line":"5","end_line":1.5}"#,
+        r#"[1]"#,
+        r#""{\"path\":\"a\"}""#,
+    ];
+    for value in values {
+        let envelopes = [
+            (
+                "anthropic",
+                format!(r#"{{"type":"tool_use","id":"t1","name":"{tool}","input":{value}}}"#),
+            ),
+            (
+                "gemini",
+                format!(r#"{{"name":"{tool}","args":{value},"id":"g1"}}"#),
+            ),
+            ("mcp", format!(r#"{{"name":"{tool}","arguments":{value}}}"#)),
+        ];
+        for (format, call) in envelopes {
+            all.push(
+                format!(r#"{{"op":"check_call","format":"{format}","call":{call}}}"#).into_bytes(),
+            );
+        }
+    }
+    all.push(br#"{"op":"check_call","format":"mcp","call":{"name":"no_such_tool"}}"#.to_vec());
+    all.push(br#"{"op":"check_call","format":"gemini","call":{"name":"read_file"}}"#.to_vec());
+    all
+}
+
+#[test]
+fn check_call_reports_at_most_sixteen_problems() {
+    let request = calls()
+        .into_iter()
+        .find(|r| r.windows(4).any(|w| w == b"x19\\"))
+        .unwrap();
+    let mut out = Vec::new();
+    respond(&request, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.matches("\"code\":").count(), 16, "{text}");
 }
 
 #[test]
@@ -82,7 +162,8 @@ fn respond_and_serve_allocate_nothing() {
     assert_eq!(allocations(|| drop(std::hint::black_box(Box::new(1u8)))), 1);
     let requests = requests();
     let mut codes = std::collections::BTreeSet::new();
-    let mut out = Vec::with_capacity(tool_schema::MAX_OUTPUT);
+    // Room for the longest answer here (a check_call with 16 problems is a few KB).
+    let mut out = Vec::with_capacity(64 * 1024);
     let mut message = [0u8; 1024];
     for request in &requests {
         let mut code = None;

@@ -7,7 +7,11 @@
 //! - the same catalog with `ask`, whose description is 1104 bytes: the build fails with one
 //!   line naming the file, the tool, the pointer and the rule;
 //! - `{"op":"tool_list","format":"mcp"}` is itself a catalog: building from it reproduces every
-//!   answer, byte for byte, for the default catalog and for seed 003's.
+//!   answer, byte for byte, for the default catalog and for seed 003's;
+//! - check_call over a catalog of bounds, enums, nested objects and arrays of arrays: every case
+//!   in `tests/calls/bounds/cases.json` against the goldens of `tests/call_reference.py`.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -356,4 +360,24 @@ fn a_dependent_crate_sets_the_catalog_in_its_cargo_config() {
         String::from_utf8_lossy(&out.stdout),
         "[{\"description\":\"d\",\"name\":\"harness_tool\"}]\n"
     );
+}
+
+#[test]
+fn check_call_over_a_catalog_of_bounds_matches_its_golden_files() {
+    let root = Path::new(MANIFEST);
+    let binary = binary(&root.join("tests/catalogs/bounds/catalog.json"), "bounds");
+    let dir = root.join("tests/calls/bounds");
+    let cases = std::fs::read_to_string(dir.join("cases.json")).unwrap();
+    let mut checked = 0;
+    for (name, request) in common::call_cases(&cases) {
+        let want = std::fs::read(dir.join(format!("golden/{name}.json")))
+            .unwrap_or_else(|err| panic!("golden/{name}.json: {err}"));
+        assert_eq!(
+            String::from_utf8_lossy(&ask(&binary, &request)),
+            String::from_utf8_lossy(&want),
+            "{name}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 25, "{checked} cases");
 }

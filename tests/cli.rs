@@ -192,7 +192,62 @@ const FAILURES: &[(&[u8], &str)] = &[
         "missing_field",
     ),
     (b"{\"format\":\"openai\"}", "missing_field"),
+    // check_call: the harness's mistakes in the envelope are request errors.
+    (b"{\"op\":\"check_call\"}", "missing_field"),
+    (b"{\"op\":\"check_call\",\"tool\":\"read_file\",\"call\":{}}", "unknown_field"),
+    (b"{\"op\":\"tool_schema\",\"tool\":\"read_file\",\"call\":{}}", "unknown_field"),
+    (b"{\"op\":\"check_call\",\"call\":[]}", "wrong_type"),
+    (
+        b"{\"op\":\"check_call\",\"call\":{\"id\":\"c\",\"type\":\"function\"}}",
+        "missing_field",
+    ),
+    (
+        b"{\"op\":\"check_call\",\"call\":{\"id\":\"c\",\"type\":\"custom\",\"function\":{}}}",
+        "wrong_type",
+    ),
+    (
+        b"{\"op\":\"check_call\",\"call\":{\"id\":7,\"type\":\"function\",\"function\":{}}}",
+        "wrong_type",
+    ),
+    (
+        b"{\"op\":\"check_call\",\"format\":\"anthropic\",\"call\":{\"type\":\"tool_use\",\"id\":\"t\",\"id\":\"t\",\"name\":\"x\",\"input\":{}}}",
+        "duplicate_field",
+    ),
+    (
+        b"{\"op\":\"check_call\",\"format\":\"gemini\",\"strict\":true,\"call\":{\"name\":\"read_file\"}}",
+        "unsupported",
+    ),
+    (
+        b"{\"op\":\"check_call\",\"call\":{\"id\":\"c\",\"type\":\"function\",\"function\":{\"name\":\"read_file\",\"arguments\":\"{}\"}}",
+        "malformed_json",
+    ),
 ];
+
+#[test]
+fn a_check_call_answer_of_any_length_goes_out_whole() {
+    // Arguments of 40 KB: the answer is far longer than any declaration, and written in blocks.
+    let path = "a/".repeat(20_000);
+    let request = format!(
+        r#"{{"op":"check_call","call":{{"id":"c","type":"function","function":{{"name":"read_file","arguments":"{{\"path\":\"{path}\"}}"}}}}}}"#
+    );
+    let out = run(&[], request.as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty());
+    let want =
+        format!(r#"{{"arguments":{{"path":"{path}"}},"id":"c","name":"read_file","ok":true}}"#)
+            + "\n";
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), want);
+
+    // An invalid call is still an answer: exit 0, the verdict on standard output.
+    let out = run(
+        &[],
+        br#"{"op":"check_call","format":"mcp","call":{"name":"read_file"}}"#,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains(r#""ok":false"#));
+}
 
 #[test]
 fn each_error_exits_1_with_one_line_and_its_code() {

@@ -250,3 +250,26 @@ pub fn assert_canonical(out: &[u8]) {
     }
     assert_eq!(expected_end, body.len());
 }
+
+/// check_call over the default catalog: every case in `tests/calls/default/cases.json` answers
+/// exactly its golden file, which `tests/call_reference.py` wrote from the specification.
+#[test]
+fn check_call_answers_match_their_golden_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/calls/default");
+    let cases = std::fs::read_to_string(dir.join("cases.json")).unwrap();
+    let mut checked = 0;
+    for (name, request) in common::call_cases(&cases) {
+        let want = std::fs::read(dir.join(format!("golden/{name}.json")))
+            .unwrap_or_else(|err| panic!("golden/{name}.json: {err}"));
+        let mut out = Vec::new();
+        tool_schema::respond(request.as_bytes(), &mut out)
+            .unwrap_or_else(|err| panic!("{name}: {err}"));
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            String::from_utf8_lossy(&want),
+            "{name}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 40, "{checked} cases");
+}

@@ -221,3 +221,31 @@ fn a_closed_stdout_ends_the_stream_with_exit_1() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(common::failure_code(&out), "io");
 }
+
+#[test]
+fn check_call_lines_are_answered_like_any_other() {
+    // A long valid call: its answer echoes the arguments, far past one declaration's length,
+    // so the output block takes it in pieces.
+    let long = "é".repeat(20_000);
+    let calls: Vec<Vec<u8>> = vec![
+        br#"{"op":"check_call","call":{"id":"c1","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"a\"}"}}}"#.to_vec(),
+        br#"{"op":"check_call","format":"anthropic","call":{"type":"tool_use","id":"t","name":"read_file","input":{"path":1,"x":2}}}"#.to_vec(),
+        br#"{"op":"check_call","call":{"id":"c1","type":"function"}}"#.to_vec(),
+        format!(r#"{{"op":"check_call","format":"mcp","call":{{"name":"read_file","arguments":{{"path":"{long}"}}}}}}"#).into_bytes(),
+        br#"{"op":"tool_schema","tool":"read_file"}"#.to_vec(),
+    ];
+    let mut input = Vec::new();
+    let mut want = Vec::new();
+    for _ in 0..4 {
+        for call in &calls {
+            input.extend_from_slice(call);
+            input.push(b'\n');
+            want.extend(one_shot(call));
+        }
+    }
+    let answers = serve_all(&input);
+    assert_eq!(
+        String::from_utf8(answers).unwrap(),
+        String::from_utf8(want).unwrap()
+    );
+}

@@ -48,3 +48,21 @@ pub fn failure_code(out: &Output) -> String {
     assert!(!message.trim().is_empty());
     code.to_string()
 }
+
+/// The cases file: a JSON array of `[name, request]` pairs, one pair per line, read with the
+/// crate's own tokenizer (this package has no JSON library).
+pub fn call_cases(text: &str) -> Vec<(String, String)> {
+    let mut strings = Vec::new();
+    let mut tokens = tool_schema::tokenizer::Tokenizer::new(text.as_bytes());
+    while let Some(token) = tokens.next().unwrap() {
+        if token.kind == tool_schema::tokenizer::Kind::String {
+            let mut decoded = String::new();
+            tool_schema::tokenizer::decode(token.raw, |c| decoded.push(c));
+            strings.push(decoded);
+        }
+    }
+    strings
+        .chunks(2)
+        .map(|pair| (pair[0].clone(), pair[1].clone()))
+        .collect()
+}
