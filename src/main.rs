@@ -22,7 +22,11 @@ requests:
   {\"op\":\"tool_schema\",\"tool\":TOOL}   one declaration; TOOL is a tool of the catalog
                                         this binary was built with
   {\"op\":\"tool_list\"}                  every declaration, as one JSON array
-  optional in both:
+  {\"op\":\"check_call\",\"call\":CALL}     the verdict on a tool call a model sent back, as
+                                        the provider returned it: the arguments in
+                                        canonical form, or the problems and the reply
+                                        for the model (exit 0 either way)
+  optional in all three:
     \"format\":F    openai (default), openai_responses, anthropic, gemini or mcp
     \"strict\":B    false (default) or true; true needs openai, openai_responses or anthropic
 
@@ -38,9 +42,9 @@ errors: nothing on standard output, one line on standard error, exit status 1:
   not_an_object    the request is not a JSON object
   duplicate_field  a field appears twice
   unknown_field    a field this request does not have
-  missing_field    a field this request needs is absent
+  missing_field    a field this request (or the call's envelope) needs is absent
   wrong_type       a field's value has the wrong JSON type
-  unknown_op       op is not tool_schema or tool_list
+  unknown_op       op is not tool_schema, tool_list or check_call
   unknown_tool     tool is not in the catalog (the message names the closest one)
   unknown_format   format is not one of the formats above
   unsupported      strict is true for a format without a strict mode, or the

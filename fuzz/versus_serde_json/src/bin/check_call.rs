@@ -3,9 +3,15 @@
 //! reused, as a harness would), and write the answer with the arguments in canonical form, or
 //! the errors and the reply.
 //!
-//! Two calls, both read_file in the openai format: a valid one (both sides answer with the same
+//! Two calls, both read_file in the openai format: a valid one (every side answers with the same
 //! bytes, checked) and an invalid one with three problems (the messages differ, so only the
 //! verdict is checked). The sides alternate sample by sample; each sample checks its answer.
+//!
+//! The serde side writes its answer three ways: with serde_jcs (RFC 8785, the canonical form
+//! the issue asks for, and the crate a serde user reaches for), with serde_json's writer and a
+//! formatter that gives floats ECMAScript's form (also canonical, and the fastest we could
+//! write), and with serde_json's plain `to_writer`, which is not canonical (`5.0` stays `5.0`)
+//! but shows the floor of the serde side.
 //!
 //!     cd fuzz/versus_serde_json && RUSTFLAGS= cargo run --release --bin check_call
 use serde_json::{json, Value};
@@ -19,10 +25,37 @@ const SAMPLES: usize = 41;
 const VALID: &[u8] = br#"{"op":"check_call","call":{"id":"call_QK5dM0iB4Yc1hN2rW7xPz9Ls","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"src/request/parse.rs\",\"start_line\":120,\"end_line\":180}"}}}"#;
 const INVALID: &[u8] = br#"{"op":"check_call","call":{"id":"call_QK5dM0iB4Yc1hN2rW7xPz9Ls","type":"function","function":{"name":"read_file","arguments":"{\"path\":7,\"start_line\":\"120\",\"limit\":60}"}}}"#;
 
+/// serde_json's own writer with RFC 8785's numbers: its maps are sorted already (by bytes, which
+/// is JCS's order for these ASCII keys) and its string escapes are JCS's, so only floats need
+/// ECMAScript's form. The fastest canonical serde program we could write.
+struct Jcs;
+
+impl serde_json::ser::Formatter for Jcs {
+    fn write_f64<W: ?Sized + std::io::Write>(&mut self, w: &mut W, value: f64) -> std::io::Result<()> {
+        if value == 0.0 {
+            return w.write_all(b"0");
+        }
+        w.write_all(ryu_js::Buffer::new().format(value).as_bytes())
+    }
+}
+
+/// How the serde side writes its answer.
+#[derive(Clone, Copy)]
+enum Writer {
+    SerdeJcs,
+    JcsFormatter,
+    Plain,
+}
+
 /// The serde_json program: `Value` for the request and the arguments, jsonschema to validate,
 /// `json!` for the answer, and serde_jcs to write it in RFC 8785 form, as check_call does
 /// (serde_json's own writer keeps `5.0` and `1e21` as they are, which JCS does not).
-fn serde_side(validator: &jsonschema::Validator, request: &[u8], out: &mut Vec<u8>) {
+fn serde_side(
+    validator: &jsonschema::Validator,
+    writer: Writer,
+    request: &[u8],
+    out: &mut Vec<u8>,
+) {
     let request: Value = serde_json::from_slice(request).unwrap();
     assert_eq!(request["op"], "check_call");
     let call = &request["call"];
@@ -60,7 +93,15 @@ fn serde_side(validator: &jsonschema::Validator, request: &[u8], out: &mut Vec<u
             "reply": {"content": text, "role": "tool", "tool_call_id": id},
         })
     };
-    serde_jcs::to_writer(&mut *out, &answer).unwrap();
+    match writer {
+        Writer::SerdeJcs => serde_jcs::to_writer(&mut *out, &answer).unwrap(),
+        Writer::JcsFormatter => {
+            use serde::Serialize;
+            let mut serializer = serde_json::Serializer::with_formatter(&mut *out, Jcs);
+            answer.serialize(&mut serializer).unwrap();
+        }
+        Writer::Plain => serde_json::to_writer(&mut *out, &answer).unwrap(),
+    }
     out.push(b'\n');
 }
 
@@ -89,47 +130,63 @@ fn main() {
     schema["additionalProperties"] = json!(false);
     let validator = jsonschema::validator_for(&schema).unwrap();
 
+    let writers = [
+        ("serde_jcs", Writer::SerdeJcs),
+        ("JCS formatter", Writer::JcsFormatter),
+        ("to_writer, not JCS", Writer::Plain),
+    ];
     for (label, request, valid) in [("valid", VALID, true), ("invalid", INVALID, false)] {
         let mut want = Vec::new();
         ours(request, &mut want);
-        let mut theirs = Vec::new();
-        serde_side(&validator, request, &mut theirs);
         let verdict = |answer: &[u8]| {
             let answer: Value = serde_json::from_slice(answer).unwrap();
             answer["ok"].as_bool().unwrap()
         };
         assert_eq!(verdict(&want), valid, "{}", String::from_utf8_lossy(&want));
-        assert_eq!(verdict(&theirs), valid);
-        if valid {
-            assert_eq!(want, theirs, "the valid answers differ");
+        let mut lens = Vec::new();
+        for (name, writer) in writers {
+            let mut theirs = Vec::new();
+            serde_side(&validator, writer, request, &mut theirs);
+            assert_eq!(verdict(&theirs), valid);
+            if valid {
+                assert_eq!(want, theirs, "{name}: the valid answers differ");
+            }
+            lens.push(theirs.len());
         }
 
         let mut out = Vec::with_capacity(8192);
-        let mut times = [Vec::with_capacity(SAMPLES), Vec::with_capacity(SAMPLES)];
+        let mut times: [Vec<f64>; 4] = Default::default();
         for round in 0..SAMPLES + 5 {
-            let serde_time = sample(&mut || {
-                out.clear();
-                serde_side(&validator, black_box(request), &mut out);
-                assert_eq!(black_box(&out).len(), theirs.len());
-            });
-            let our_time = sample(&mut || {
+            for (i, (_, writer)) in writers.iter().enumerate() {
+                let time = sample(&mut || {
+                    out.clear();
+                    serde_side(&validator, *writer, black_box(request), &mut out);
+                    assert_eq!(black_box(&out).len(), lens[i]);
+                });
+                if round >= 5 {
+                    times[i].push(time);
+                }
+            }
+            let time = sample(&mut || {
                 out.clear();
                 ours(black_box(request), &mut out);
                 assert_eq!(black_box(&out).len(), want.len());
             });
             if round >= 5 {
-                times[0].push(serde_time);
-                times[1].push(our_time);
+                times[3].push(time);
             }
         }
-        let [serde_median, our_median] = times.each_mut().map(|times| {
+        let medians = times.each_mut().map(|times| {
             times.sort_by(f64::total_cmp);
             times[SAMPLES / 2]
         });
-        println!(
-            "{label:<8} serde_json + jsonschema median {serde_median:>8.1} ns   \
-             check_call median {our_median:>7.1} ns   {:>5.1}x",
-            serde_median / our_median
-        );
+        println!("{label}: check_call median {:.1} ns", medians[3]);
+        for (i, (name, _)) in writers.iter().enumerate() {
+            println!(
+                "  serde_json + jsonschema + {name:<20} median {:>8.1} ns  {:>5.1}x",
+                medians[i],
+                medians[i] / medians[3]
+            );
+        }
     }
 }
