@@ -31,7 +31,11 @@ const INVALID: &[u8] = br#"{"op":"check_call","call":{"id":"call_QK5dM0iB4Yc1hN2
 struct Jcs;
 
 impl serde_json::ser::Formatter for Jcs {
-    fn write_f64<W: ?Sized + std::io::Write>(&mut self, w: &mut W, value: f64) -> std::io::Result<()> {
+    fn write_f64<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        value: f64,
+    ) -> std::io::Result<()> {
         if value == 0.0 {
             return w.write_all(b"0");
         }
