@@ -13,7 +13,7 @@ use crate::catalog::PATH_PROPERTIES;
 use crate::check::{number, property_index};
 use crate::schema::{Schema, Type};
 use crate::sink::escape;
-use crate::tokenizer::{decode_escape, Kind, Stop, Tokenizer};
+use crate::tokenizer::{pieces, Kind, Piece, Stop, Tokenizer};
 use std::io::{self, Write};
 
 /// Writes the value of `schema` that starts at `at` in `arguments` (checked, so valid JSON of
@@ -112,28 +112,19 @@ pub(crate) fn string(out: &mut impl Write, literal: &[u8]) -> io::Result<()> {
         return out.write_all(literal);
     }
     out.write_all(b"\"")?;
-    let mut plain = 0;
-    let mut i = 0;
-    while i < inner.len() {
-        if inner[i] != b'\\' {
-            i += 1;
-            continue;
-        }
-        out.write_all(&inner[plain..i])?;
-        let (c, width) = decode_escape(&inner[i..]);
-        let mut utf8 = [0; 4];
-        let bytes = c.encode_utf8(&mut utf8).as_bytes();
-        match bytes {
-            [byte] if escape(*byte).1 > 0 => {
-                let (escaped, len) = escape(*byte);
-                out.write_all(&escaped[..len])?;
+    pieces(literal, |piece| match piece {
+        Piece::Plain(bytes) => out.write_all(bytes),
+        Piece::Escaped(c) => {
+            let mut utf8 = [0; 4];
+            match c.encode_utf8(&mut utf8).as_bytes() {
+                [byte] if escape(*byte).1 > 0 => {
+                    let (escaped, len) = escape(*byte);
+                    out.write_all(&escaped[..len])
+                }
+                bytes => out.write_all(bytes),
             }
-            _ => out.write_all(bytes)?,
         }
-        i += width;
-        plain = i;
-    }
-    out.write_all(&inner[plain..])?;
+    })?;
     out.write_all(b"\"")
 }
 

@@ -468,7 +468,11 @@ pub(crate) fn property_index(schema: &Schema, key: &[u8]) -> Option<usize> {
 /// What is wrong with a scalar (or `null`) against its schema node, if anything: its type, then
 /// whether it is a number at all, then the enum, then the bounds.
 #[inline]
-fn scalar<'a>(token: Token<'a>, schema: &'static Schema, nullable: bool) -> Option<What<'a>> {
+pub(crate) fn scalar<'a>(
+    token: Token<'a>,
+    schema: &'static Schema,
+    nullable: bool,
+) -> Option<What<'a>> {
     let found = Found::of(token);
     let wrong_type = What::WrongType {
         expected: schema,

@@ -14,9 +14,9 @@
 //! enum) are judged here too, into the checker's own [`Problems`], and written by the same code.
 
 use crate::catalog::{self, Tool};
-use crate::check::{Bound, Found, Problems, Segment, What, MAX_SAFE_INTEGER};
-use crate::schema::{Scalar, Schema, Type};
-use crate::tokenizer::{plain_run_end, same, skip_whitespace, Kind};
+use crate::check::{self, Problems, Segment, What};
+use crate::schema::{Schema, Type};
+use crate::tokenizer::{plain_run_end, same, skip_whitespace, Kind, Token};
 use crate::verdict::{self, Parts};
 use crate::wire::{Format, Shape};
 use std::io::{self, Write};
@@ -663,7 +663,6 @@ fn read_arguments<'a, const ESCAPED: bool>(
             // A "literal" for messages: a slice whose first and last bytes are delimiters.
             let key_literal = &text[key_start - 1..=key_end];
             // The value's bytes are `start..stop`: a string's text, between its delimiters.
-            let mut number = 0;
             let (start, stop, kind, end) = if text[at..].starts_with(quote) {
                 let start = at + quote.len();
                 let stop = plain_run_end(text, start);
@@ -674,11 +673,7 @@ fn read_arguments<'a, const ESCAPED: bool>(
                     b't' if text[at..].starts_with(b"true") => (at + 4, Kind::True),
                     b'f' if text[at..].starts_with(b"false") => (at + 5, Kind::False),
                     b'n' if text[at..].starts_with(b"null") => (at + 4, Kind::Null),
-                    _ => {
-                        let (stop, value) = integer(text, at)?;
-                        number = value;
-                        (stop, Kind::Number)
-                    }
+                    _ => (integer(text, at)?.0, Kind::Number),
                 };
                 (at, stop, kind, stop)
             };
@@ -715,11 +710,17 @@ fn read_arguments<'a, const ESCAPED: bool>(
                             (Type::Boolean, Kind::True | Kind::False) => true,
                             _ => false,
                         };
-                    let found = Found { kind, raw: literal };
                     let what = if plain {
                         None
                     } else {
-                        judge(schema, nullable, found, value, number)
+                        // A "literal" here has its delimiters first and last, as the checker
+                        // reads them; its inside has no escape.
+                        let token = Token {
+                            kind,
+                            at: start,
+                            raw: literal,
+                        };
+                        check::scalar(token, schema, nullable)
                     };
                     if let Some(what) = what {
                         note!(met(&path, Some(Segment::Key(key_literal)), what));
@@ -775,67 +776,6 @@ fn spaces(text: &[u8], mut at: usize) -> usize {
         at += 1;
     }
     at
-}
-
-/// What is wrong with one plain value against its schema, as `check.rs` judges it: type, enum,
-/// bounds. `value` is a string's text or a number's or literal's bytes.
-fn judge<'a>(
-    schema: &'static Schema,
-    nullable: bool,
-    found: Found<'a>,
-    value: &[u8],
-    number: i64,
-) -> Option<What<'a>> {
-    let wrong_type = What::WrongType {
-        expected: schema,
-        nullable,
-        found,
-    };
-    let out_of_range = |bound| Some(What::OutOfRange { bound, found });
-    match (schema.ty, found.kind) {
-        (_, Kind::Null) if nullable => None,
-        (Type::String, Kind::String) => {
-            if let Some(values) = schema.enumeration {
-                let listed = values.iter().any(
-                    |listed| matches!(listed, Scalar::String(text) if same(text.as_bytes(), value)),
-                );
-                if !listed {
-                    return Some(What::NotInEnum { values, found });
-                }
-            }
-            // Plain ASCII: a byte is a character.
-            let length = value.len();
-            match (schema.min_length, schema.max_length) {
-                (Some(min), _) if (length as u64) < min => {
-                    out_of_range(Bound::MinLength(min, length))
-                }
-                (_, Some(max)) if length as u64 > max => {
-                    out_of_range(Bound::MaxLength(max, length))
-                }
-                _ => None,
-            }
-        }
-        (Type::Integer | Type::Number, Kind::Number) => {
-            // At most 15 digits: exact, and within ±(2^53−1).
-            let value = number as f64;
-            debug_assert!(value.abs() <= MAX_SAFE_INTEGER);
-            if let Some(values) = schema.enumeration {
-                let listed = values
-                    .iter()
-                    .any(|listed| matches!(listed, Scalar::Number(n) if n.value == value));
-                if !listed {
-                    return Some(What::NotInEnum { values, found });
-                }
-            }
-            match (schema.minimum, schema.maximum) {
-                (Some(min), _) if value < min.value => out_of_range(Bound::Minimum(min.text)),
-                (_, Some(max)) if value > max.value => out_of_range(Bound::Maximum(max.text)),
-                _ => None,
-            }
-        }
-        (Type::Boolean, Kind::True | Kind::False) => None,
-        _ => Some(wrong_type),
-    }
 }
 
 /// `{"arguments":A,"id":I,"name":N,"ok":true}` with the members sorted by property, gathered

@@ -622,6 +622,39 @@ pub fn decode(literal: &[u8], mut each: impl FnMut(char)) {
     }
 }
 
+/// A piece of a string literal's text: bytes that stand for themselves, or the character an
+/// escape stands for.
+pub(crate) enum Piece<'a> {
+    Plain(&'a [u8]),
+    Escaped(char),
+}
+
+/// Calls `each` with the pieces of a string literal from a valid document (quotes included), in
+/// order, stopping at its first error: how decoded text is copied or written again without
+/// going a character at a time.
+pub(crate) fn pieces<E>(
+    literal: &[u8],
+    mut each: impl FnMut(Piece<'_>) -> Result<(), E>,
+) -> Result<(), E> {
+    let inner = literal
+        .get(1..literal.len().saturating_sub(1))
+        .unwrap_or(b"");
+    let mut plain = 0;
+    let mut i = 0;
+    while i < inner.len() {
+        if inner[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        each(Piece::Plain(&inner[plain..i]))?;
+        let (c, width) = decode_escape(&inner[i..]);
+        each(Piece::Escaped(c))?;
+        i += width;
+        plain = i;
+    }
+    each(Piece::Plain(&inner[plain..]))
+}
+
 /// `string_eq` for a literal with escapes: decode and compare as we go.
 #[cold]
 fn escaped_eq(inner: &[u8], want: &[u8]) -> bool {
@@ -649,7 +682,7 @@ fn escaped_eq(inner: &[u8], want: &[u8]) -> bool {
 
 /// The character an escape stands for and how many bytes it takes. `escape` starts at its
 /// backslash and has been validated by the tokenizer; anything else decodes to U+FFFD.
-pub(crate) fn decode_escape(escape: &[u8]) -> (char, usize) {
+fn decode_escape(escape: &[u8]) -> (char, usize) {
     let hex = |at: usize| {
         let digits = escape
             .get(at..at + 4)

@@ -19,7 +19,7 @@ use crate::check::{
 use crate::error::{Error, MAX_INPUT};
 use crate::schema::{Scalar, Schema, Type};
 use crate::sink::escape;
-use crate::tokenizer::{decode, validate, Kind, Tokenizer};
+use crate::tokenizer::{decode, pieces, validate, Kind, Piece, Tokenizer};
 use crate::wire::{Format, Shape};
 use std::fmt::{self, Write as _};
 use std::io::{self, Write};
@@ -123,24 +123,13 @@ fn unescape(literal: &[u8], buffer: &mut [u8]) -> usize {
             len += bytes.len();
         }
     };
-    let inner = literal
-        .get(1..literal.len().saturating_sub(1))
-        .unwrap_or(b"");
-    let mut plain = 0;
-    let mut i = 0;
-    while i < inner.len() {
-        if inner[i] != b'\\' {
-            i += 1;
-            continue;
+    let _ = pieces(literal, |piece| {
+        match piece {
+            Piece::Plain(bytes) => put(bytes),
+            Piece::Escaped(c) => put(c.encode_utf8(&mut [0; 4]).as_bytes()),
         }
-        put(&inner[plain..i]);
-        let (c, width) = crate::tokenizer::decode_escape(&inner[i..]);
-        let mut utf8 = [0; 4];
-        put(c.encode_utf8(&mut utf8).as_bytes());
-        i += width;
-        plain = i;
-    }
-    put(&inner[plain..]);
+        Ok::<(), ()>(())
+    });
     len
 }
 

@@ -281,7 +281,7 @@ fn no_request_allocates_over_seed_003s_catalog() {
         .expect("cargo runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        out.status.success() && stdout.contains("test result: ok. 1 passed"),
+        out.status.success() && stdout.contains("test result: ok. 2 passed"),
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
