@@ -1,11 +1,16 @@
 #![forbid(unsafe_code)]
-//! Function-calling declarations for an agent's file tools, byte for byte the same every time.
+//! Both halves of an agent's tool contract: the function-calling declarations of a catalog of
+//! tools, byte for byte the same every time, and the check of the calls a model sends back.
 //!
 //! A harness sends one JSON request, `{"op":"tool_schema","tool":"read_file"}`, and gets back the
 //! declaration to put in the `tools` list of an OpenAI / OpenRouter request (or, with `format`,
 //! of an OpenAI Responses, Anthropic, Gemini or MCP one): compact JSON, object keys sorted at
 //! every level, non-ASCII as raw UTF-8, one trailing newline. Providers cache prompts by exact
 //! prefix, and tool declarations sit at the front of it, so the bytes never vary.
+//!
+//! `{"op":"check_call","call":C}` takes a tool call as the provider returned it and answers with
+//! its arguments in canonical (RFC 8785) form, or with what is wrong with them and the message
+//! that tells the model so, in the provider's shape.
 //!
 //! [`respond()`] answers one request and [`serve`] a stream of them; the `tool-schema` binary is
 //! a thin shell around the two. [`catalog_file`] is the catalog reader that the build runs,
@@ -16,7 +21,8 @@
 //! against every provider's rules and turns into static tables.
 //!
 //! Non-goals: this is not a general JSON library (the tokenizer validates and borrows; it builds
-//! no values), not a general JSON Schema implementation (a catalog uses a stated subset), and not
+//! no values), not a general JSON Schema validator (a catalog uses a stated subset, and a call is
+//! checked against its own tool's schema only, with unknown arguments always refused), and not
 //! a way to declare tools at run time: the catalog is checked and rendered when the crate is
 //! compiled, so a bad catalog fails the build, not a request.
 
