@@ -219,8 +219,9 @@ pub(crate) const OPTIONAL_IN_ALL: usize = {
     sum
 };
 
-/// Each tool's top-level properties as JSON keys, `"name":`, one after the other, for writing a
-/// checked call's arguments without piecing each key together: [`root_key`] finds one.
+/// Each tool's top-level properties as a checked call's arguments write them, one after the
+/// other: `,"name":`, and for a string property `,"name":"`, since its value always starts with
+/// a quote. [`root_key`] finds one.
 static ROOT_KEYS: [u8; ROOT_KEYS_LEN] = {
     let mut bytes = [0u8; ROOT_KEYS_LEN];
     let mut at = 0;
@@ -230,15 +231,19 @@ static ROOT_KEYS: [u8; ROOT_KEYS_LEN] = {
         let mut i = 0;
         while i < properties.len() {
             let name = properties[i].name.as_bytes();
-            bytes[at] = b'"';
+            bytes[at] = b',';
+            bytes[at + 1] = b'"';
             let mut j = 0;
             while j < name.len() {
-                bytes[at + 1 + j] = name[j];
+                bytes[at + 2 + j] = name[j];
                 j += 1;
             }
-            bytes[at + 1 + name.len()] = b'"';
-            bytes[at + 2 + name.len()] = b':';
-            at += name.len() + 3;
+            bytes[at + 2 + name.len()] = b'"';
+            bytes[at + 3 + name.len()] = b':';
+            if matches!(properties[i].schema.ty, Type::String) {
+                bytes[at + 4 + name.len()] = b'"';
+            }
+            at += root_key_len(&properties[i]);
             i += 1;
         }
         tool += 1;
@@ -258,7 +263,7 @@ static ROOT_KEY_AT: [u32; ROOT_PROPERTIES + 1] = {
         let mut i = 0;
         while i < properties.len() {
             starts[k] = at as u32;
-            at += properties[i].name.len() + 3;
+            at += root_key_len(&properties[i]);
             k += 1;
             i += 1;
         }
@@ -298,7 +303,7 @@ const ROOT_KEYS_LEN: usize = {
         let properties = TOOLS[tool].input.properties;
         let mut i = 0;
         while i < properties.len() {
-            len += properties[i].name.len() + 3;
+            len += root_key_len(&properties[i]);
             i += 1;
         }
         tool += 1;
@@ -306,7 +311,11 @@ const ROOT_KEYS_LEN: usize = {
     len
 };
 
-/// `"name":` for top-level property `property` of tool `tool`.
+const fn root_key_len(property: &Property) -> usize {
+    property.name.len() + 4 + matches!(property.schema.ty, Type::String) as usize
+}
+
+/// `,"name":` (and `"` for a string) for top-level property `property` of tool `tool`.
 #[inline]
 pub(crate) fn root_key(tool: usize, property: usize) -> &'static [u8] {
     let k = ROOT_FIRST[tool] as usize + property;

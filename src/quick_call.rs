@@ -802,16 +802,12 @@ fn write_valid(
     };
     answer.put(b"{\"arguments\":{");
     for (i, member) in members.iter().enumerate() {
-        if i > 0 {
-            answer.put(b",");
-        }
-        answer.put(catalog::root_key(index, usize::from(member.property)));
+        // `,"key":` and, for a string, its opening quote; the first member has no comma.
+        let key = catalog::root_key(index, usize::from(member.property));
+        answer.put(if i == 0 { &key[1..] } else { key });
+        answer.put(&input[member.start as usize..member.end as usize]);
         if member.kind == Kind::String {
             answer.put(b"\"");
-            answer.put(&input[member.start as usize..member.end as usize]);
-            answer.put(b"\"");
-        } else {
-            answer.put(&input[member.start as usize..member.end as usize]);
         }
     }
     // The id is a plain literal here: its own canonical form. The name is the tool's.
