@@ -126,7 +126,7 @@ impl Choices<'_> {
 
     /// True once in `n` times.
     fn one_in(&mut self, n: u8) -> bool {
-        self.byte() % n == 0
+        self.byte().is_multiple_of(n)
     }
 }
 
