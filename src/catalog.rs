@@ -264,7 +264,7 @@ static ROOT_KEYS: [u8; ROOT_KEYS_LEN] = {
 
 /// Where each tool's keys start in [`ROOT_KEYS`], and where each key starts: indexed by the
 /// tool's first property's place among all tools' top-level properties, plus the property's.
-static ROOT_KEY_AT: [u32; ROOT_PROPERTIES + 1] = {
+const ROOT_KEY_AT: [u32; ROOT_PROPERTIES + 1] = {
     let mut starts = [0u32; ROOT_PROPERTIES + 1];
     let mut at = 0;
     let mut k = 0;
@@ -307,20 +307,7 @@ const ROOT_PROPERTIES: usize = {
     count
 };
 
-const ROOT_KEYS_LEN: usize = {
-    let mut len = 0;
-    let mut tool = 0;
-    while tool < TOOLS.len() {
-        let properties = TOOLS[tool].input.properties;
-        let mut i = 0;
-        while i < properties.len() {
-            len += root_key_len(&properties[i]);
-            i += 1;
-        }
-        tool += 1;
-    }
-    len
-};
+const ROOT_KEYS_LEN: usize = ROOT_KEY_AT[ROOT_PROPERTIES] as usize;
 
 const fn root_key_len(property: &Property) -> usize {
     property.name.len() + 4 + matches!(property.schema.ty, Type::String) as usize
@@ -363,18 +350,10 @@ static VALID_ENDS: [u8; VALID_ENDS_LEN] = {
 /// The length of every tool's valid ending but the name: `,"name":"` and `","ok":true}\n`.
 const VALID_END_FIXED: usize = 9 + 13;
 
-const VALID_ENDS_LEN: usize = {
-    let mut len = 0;
-    let mut tool = 0;
-    while tool < TOOLS.len() {
-        len += VALID_END_FIXED + TOOLS[tool].name.len();
-        tool += 1;
-    }
-    len
-};
+const VALID_ENDS_LEN: usize = VALID_END_AT[TOOLS.len()] as usize;
 
 /// Where each tool's ending starts in [`VALID_ENDS`], and the end of the last.
-static VALID_END_AT: [u32; TOOLS.len() + 1] = {
+const VALID_END_AT: [u32; TOOLS.len() + 1] = {
     let mut starts = [0u32; TOOLS.len() + 1];
     let mut at = 0;
     let mut tool = 0;

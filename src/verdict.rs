@@ -66,7 +66,7 @@ pub(crate) fn answer(
     };
     let Some(tool) = catalog::find(parts.name) else {
         let closest = catalog::closest(parts.name);
-        return whole(out, &parts, None, Whole::UnknownTool { closest });
+        return whole(out, &parts, Whole::UnknownTool { closest });
     };
     let tool = &catalog::TOOLS[tool];
     // OpenAI strict makes every optional property nullable (see `wire.rs`); nothing else does.
@@ -155,20 +155,15 @@ fn judge(
                         kind: first.kind,
                         raw: first.raw,
                     };
-                    whole(
-                        out,
-                        parts,
-                        Some(tool),
-                        Whole::NotObject { found, holds_json },
-                    )
+                    whole(out, parts, Whole::NotObject { found, holds_json })
                 }
-                Err(()) => syntax(out, parts, tool, &tokens, arguments),
+                Err(()) => syntax(out, parts, &tokens, arguments),
             };
         }
         Err(_) => Err(crate::tokenizer::Stop),
     };
     if verdict.is_err() {
-        return syntax(out, parts, tool, &tokens, arguments);
+        return syntax(out, parts, &tokens, arguments);
     }
     if problems.is_empty() {
         out.write_all(b"{\"arguments\":")?;
@@ -193,7 +188,6 @@ fn call_skip_rest(
 fn syntax(
     out: &mut impl Write,
     parts: &Parts<'_>,
-    tool: &'static Tool,
     tokens: &Tokenizer<'_>,
     arguments: &[u8],
 ) -> io::Result<()> {
@@ -206,7 +200,7 @@ fn syntax(
         } else {
             Whole::Malformed(error)
         };
-    whole(out, parts, Some(tool), whole_problem)
+    whole(out, parts, whole_problem)
 }
 
 /// Whether a string literal's text is itself a JSON document: arguments encoded twice.
@@ -230,13 +224,7 @@ pub(crate) fn id_and_name(out: &mut impl Write, parts: &Parts<'_>) -> io::Result
 
 /// The answer for a problem with the call as a whole.
 #[cold]
-fn whole(
-    out: &mut impl Write,
-    parts: &Parts<'_>,
-    tool: Option<&'static Tool>,
-    problem: Whole<'_>,
-) -> io::Result<()> {
-    let _ = tool;
+fn whole(out: &mut impl Write, parts: &Parts<'_>, problem: Whole<'_>) -> io::Result<()> {
     out.write_all(b"{\"errors\":[{\"code\":\"")?;
     out.write_all(problem.code().as_bytes())?;
     out.write_all(b"\",\"message\":\"")?;
