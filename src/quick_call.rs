@@ -21,7 +21,8 @@ use crate::verdict::{self, Parts};
 use crate::wire::{Format, Shape};
 use std::io::{self, Write};
 
-/// The most arguments read here; a call with more goes the general way.
+/// The most properties a tool may declare for its calls to be read here; a call to a tool with
+/// more goes the general way.
 const MOST_ARGUMENTS: usize = 16;
 
 /// Answers a `check_call` request whole, or declines with `None` before writing anything.
@@ -50,27 +51,16 @@ fn attempt(input: &[u8], out: &mut impl Write) -> Option<io::Result<()>> {
         arguments: None,
         judged: None,
         members: &mut members,
-        count: 0,
+        kept: 0,
         problems: &mut problems,
         type_seen: false,
         function_seen: false,
     };
-    let shape = call.read_request()?;
-    let tool = call.tool?;
-    // Judge the arguments now if they were not read in place, or were read for a shape that a
-    // later field changed.
-    let nullable =
-        shape.strict() && matches!(shape.format(), Format::OpenAi | Format::OpenAiResponses);
-    if call.judged != Some(nullable) {
-        let (at, escaped) = call.arguments?;
-        call.nullable = nullable;
-        call.start_over();
-        call.judge_arguments(at, escaped, tool)?;
-    }
-    let parts = Parts {
-        format: shape.format(),
-        name: call.name?,
-        id: call.id,
+    // What the compact reading finds reaches the answer in registers: read back from the call
+    // after a return, it cost a store-forwarding stall (perf).
+    let (parts, tool, index) = match call.in_order() {
+        Some(found) => found,
+        None => call.read_request()?,
     };
     match call.problems {
         Some(problems) if !problems.is_empty() => {
@@ -81,8 +71,9 @@ fn attempt(input: &[u8], out: &mut impl Write) -> Option<io::Result<()>> {
             &parts,
             input,
             tool,
-            call.index,
-            &mut call.members[..call.count],
+            index,
+            call.members,
+            call.kept,
         )),
     }
 }
@@ -105,8 +96,9 @@ struct Quick<'a, 'p> {
     arguments: Option<(usize, bool)>,
     /// `Some(nullable)` once the arguments have been judged, for that nullability.
     judged: Option<bool>,
+    /// The arguments to write, at their properties' indexes; `kept` has the bits of those set.
     members: &'p mut [Member; MOST_ARGUMENTS],
-    count: usize,
+    kept: u64,
     /// The problems found, made room for at the first one: most calls have none, and the room
     /// is 3.5 KB to set up.
     problems: &'p mut Option<Problems<'a>>,
@@ -120,17 +112,37 @@ impl<'a> Quick<'a, '_> {
     /// Forgets what judging the arguments found, to judge them again.
     fn start_over(&mut self) {
         *self.problems = None;
-        self.count = 0;
+        self.kept = 0;
         self.judged = None;
     }
 
-    /// Reads the request's fields; the shape it asks for.
-    fn read_request(&mut self) -> Option<Shape> {
-        if let Some(shape) = self.in_order() {
-            return Some(shape);
-        }
-        // Start again, field by field.
+    /// Reads the request field by field, from the start, and judges the arguments for the shape
+    /// it asks for: what the answer needs.
+    #[inline(never)]
+    fn read_request(&mut self) -> Option<(Parts<'a>, &'static Tool, usize)> {
         self.start_over();
+        let shape = self.read_fields()?;
+        let tool = self.tool?;
+        // Judge the arguments now if they were not read in place, or were read for a shape that
+        // a later field changed.
+        let nullable =
+            shape.strict() && matches!(shape.format(), Format::OpenAi | Format::OpenAiResponses);
+        if self.judged != Some(nullable) {
+            let (at, escaped) = self.arguments?;
+            self.nullable = nullable;
+            self.start_over();
+            self.judge_arguments(at, escaped, tool)?;
+        }
+        let parts = Parts {
+            format: shape.format(),
+            name: self.name?,
+            id: self.id,
+        };
+        Some((parts, tool, self.index))
+    }
+
+    /// The request's fields; the shape they ask for.
+    fn read_fields(&mut self) -> Option<Shape> {
         let input = self.input;
         let (mut op, mut format, mut strict, mut call) = (false, None, None, false);
         let mut at = after(input, 0, b'{')?;
@@ -186,8 +198,8 @@ impl<'a> Quick<'a, '_> {
     /// own order: `{"op":"check_call","call":{"id":I,"type":"function","function":{"name":N,
     /// "arguments":A}}}`. Matched a constant run at a time; `None` leaves the request to the
     /// field-by-field reader (having changed nothing it reads).
-    #[inline]
-    fn in_order(&mut self) -> Option<Shape> {
+    #[inline(always)]
+    fn in_order(&mut self) -> Option<(Parts<'a>, &'static Tool, usize)> {
         const START: &[u8; 33] = b"{\"op\":\"check_call\",\"call\":{\"id\":\"";
         const MIDDLE: &[u8; 40] = b"\",\"type\":\"function\",\"function\":{\"name\":\"";
         const ARGUMENTS: &[u8; 14] = b"\",\"arguments\":";
@@ -205,11 +217,12 @@ impl<'a> Quick<'a, '_> {
         {
             return None;
         }
-        self.id = Some(&input[START.len() - 1..=id_end]);
-        self.name = Some(&input[name_start - 1..=name_end]);
-        self.tool = Some(tool);
-        self.index = index;
-        Shape::new(Format::OpenAi, false)
+        let parts = Parts {
+            format: Format::OpenAi,
+            name: &input[name_start - 1..=name_end],
+            id: Some(&input[START.len() - 1..=id_end]),
+        };
+        Some((parts, tool, index))
     }
 
     /// The envelope at `at`, read for `self.format` (see `call.rs` for each format's fields and
@@ -330,7 +343,7 @@ impl<'a> Quick<'a, '_> {
         }
         if let Some(end) = read_compact(input, start, &tool.input, self.nullable, self.members) {
             if input.get(end.0) == Some(&b'"') {
-                self.count = end.1;
+                self.kept = end.1;
                 return Some(end.0 + 1);
             }
         }
@@ -344,7 +357,7 @@ impl<'a> Quick<'a, '_> {
 /// inside a string literal, every value a plain string, a small integer or a literal of the
 /// type declared, with no enum or bound to check. Anything else (a space, a problem) is `None`,
 /// and [`read_arguments`] reads them instead. The offset past the object's `}`, and how many
-/// members were kept.
+/// members were kept (a bit a property).
 #[inline]
 fn read_compact(
     text: &[u8],
@@ -352,13 +365,13 @@ fn read_compact(
     root: &'static Schema,
     nullable_optionals: bool,
     members: &mut [Member; MOST_ARGUMENTS],
-) -> Option<(usize, usize)> {
-    if root.properties.len() > 64 || text.get(at) != Some(&b'{') {
+) -> Option<(usize, u64)> {
+    if root.properties.len() > MOST_ARGUMENTS || text.get(at) != Some(&b'{') {
         return None;
     }
     let mut at = at + 1;
     let mut seen = 0u64;
-    let mut count = 0;
+    let mut kept = 0u64;
     if text.get(at) == Some(&b'}') {
         at += 1;
     } else {
@@ -415,13 +428,12 @@ fn read_compact(
             }
             seen |= 1 << index;
             if kind != Kind::Null {
-                *members.get_mut(count)? = Member {
+                *members.get_mut(index)? = Member {
                     start: start as u32,
                     end: stop as u32,
-                    property: index as u16,
                     kind,
                 };
-                count += 1;
+                kept |= 1 << index;
             }
             match text.get(end) {
                 Some(b',') => at = end + 1,
@@ -438,7 +450,7 @@ fn read_compact(
             return None;
         }
     }
-    Some((at, count))
+    Some((at, kept))
 }
 
 /// Stands for arguments left out, which are `{}`.
@@ -608,7 +620,6 @@ struct Member {
     /// A string's text (no escapes), or a number's or literal's bytes: `start..end`.
     start: u32,
     end: u32,
-    property: u16,
     kind: Kind,
 }
 
@@ -618,7 +629,6 @@ impl Member {
     const EMPTY: Member = Member {
         start: 0,
         end: 0,
-        property: 0,
         kind: Kind::ObjectStart,
     };
 }
@@ -633,7 +643,7 @@ fn read_arguments<'a, const ESCAPED: bool>(
     root: &'static Schema,
     call: &mut Quick<'a, '_>,
 ) -> Option<usize> {
-    if root.properties.len() > 64 {
+    if root.properties.len() > MOST_ARGUMENTS {
         return None;
     }
     let nullable_optionals = call.nullable;
@@ -647,7 +657,7 @@ fn read_arguments<'a, const ESCAPED: bool>(
     let quote: &[u8] = if ESCAPED { b"\\\"" } else { b"\"" };
     let mut at = expect(text, spaces(text, at), b"{")?;
     let mut seen = 0u64;
-    let mut count = 0;
+    let mut kept = 0u64;
     let path = crate::check::Path::EMPTY;
     if text.get(spaces(text, at)) == Some(&b'}') {
         at = spaces(text, at) + 1;
@@ -725,13 +735,12 @@ fn read_arguments<'a, const ESCAPED: bool>(
                     if let Some(what) = what {
                         note!(met(&path, Some(Segment::Key(key_literal)), what));
                     } else if kind != Kind::Null {
-                        *members.get_mut(count)? = Member {
+                        *members.get_mut(index)? = Member {
                             start: start as u32,
                             end: stop as u32,
-                            property: index as u16,
                             kind,
                         };
-                        count += 1;
+                        kept |= 1 << index;
                     }
                 }
             }
@@ -751,7 +760,7 @@ fn read_arguments<'a, const ESCAPED: bool>(
             note!(missing(0, index as u32, &path, property));
         }
     }
-    call.count = count;
+    call.kept = kept;
     Some(at)
 }
 
@@ -778,37 +787,40 @@ fn spaces(text: &[u8], mut at: usize) -> usize {
     at
 }
 
-/// `{"arguments":A,"id":I,"name":N,"ok":true}` with the members sorted by property, gathered
-/// on the stack and written in one piece.
+/// `{"arguments":A,"id":I,"name":N,"ok":true}` with the members in their properties' order,
+/// gathered on the stack and written in one piece.
 fn write_valid(
     out: &mut impl Write,
     parts: &Parts<'_>,
     input: &[u8],
     tool: &'static Tool,
     index: usize,
-    members: &mut [Member],
+    members: &[Member; MOST_ARGUMENTS],
+    kept: u64,
 ) -> io::Result<()> {
-    // Insertion sort: a few members, often in order already.
-    for i in 1..members.len() {
-        let mut j = i;
-        while j > 0 && members[j - 1].property > members[j].property {
-            members.swap(j - 1, j);
-            j -= 1;
-        }
-    }
+    const START: &[u8] = b"{\"arguments\":";
     let mut answer = Answer {
         bytes: [0; 256],
         len: 0,
     };
-    answer.put(b"{\"arguments\":{");
-    for (i, member) in members.iter().enumerate() {
-        // `,"key":` and, for a string, its opening quote; the first member has no comma.
-        let key = catalog::root_key(index, usize::from(member.property));
-        answer.put(if i == 0 { &key[1..] } else { key });
+    answer.put(START);
+    let mut left = kept;
+    while left != 0 {
+        let property = left.trailing_zeros() as usize;
+        left &= left - 1;
+        let member = members[property];
+        // `,"key":` and, for a string, its opening quote.
+        answer.put(catalog::root_key(index, property));
         answer.put(&input[member.start as usize..member.end as usize]);
         if member.kind == Kind::String {
             answer.put(b"\"");
         }
+    }
+    if kept == 0 {
+        answer.put(b"{");
+    } else if let Some(comma) = answer.bytes.get_mut(START.len()) {
+        // The first member's comma opens the object instead.
+        *comma = b'{';
     }
     // The id is a plain literal here: its own canonical form. The name is the tool's.
     if let Some(id) = parts.id {
@@ -821,7 +833,7 @@ fn write_valid(
     match answer.bytes.get(..answer.len) {
         Some(bytes) => out.write_all(bytes),
         // Longer than the block: written again piece by piece.
-        None => write_pieces(out, parts, input, tool, members),
+        None => write_pieces(out, parts, input, tool, members, kept),
     }
 }
 
@@ -886,16 +898,17 @@ fn write_pieces(
     parts: &Parts<'_>,
     input: &[u8],
     tool: &'static Tool,
-    members: &[Member],
+    members: &[Member; MOST_ARGUMENTS],
+    kept: u64,
 ) -> io::Result<()> {
     out.write_all(b"{\"arguments\":{")?;
-    for (i, member) in members.iter().enumerate() {
-        out.write_all(if i == 0 { b"\"" } else { b",\"" })?;
-        out.write_all(
-            tool.input.properties[usize::from(member.property)]
-                .name
-                .as_bytes(),
-        )?;
+    for (property, member) in members.iter().enumerate() {
+        if kept & (1 << property) == 0 {
+            continue;
+        }
+        let first = kept & ((1 << property) - 1) == 0;
+        out.write_all(if first { b"\"" } else { b",\"" })?;
+        out.write_all(tool.input.properties[property].name.as_bytes())?;
         if member.kind == Kind::String {
             out.write_all(b"\":\"")?;
             out.write_all(&input[member.start as usize..member.end as usize])?;
