@@ -77,7 +77,7 @@ const fn hash(bytes: &[u8]) -> u64 {
 }
 
 /// The most tools looked for one by one; a larger catalog is searched through [`INDEX`].
-const SCANNED: usize = 8;
+pub(crate) const SCANNED: usize = 8;
 
 /// The index in [`TOOLS`] of the tool named exactly `name`: for a catalog of more than
 /// [`SCANNED`] tools, one hash and, almost always, one name comparison, whatever its size.

@@ -70,7 +70,6 @@ fn attempt(input: &[u8], out: &mut impl Write) -> Option<io::Result<()>> {
             out,
             &parts,
             input,
-            tool,
             index,
             call.members,
             call.kept,
@@ -207,10 +206,9 @@ impl<'a> Quick<'a, '_> {
         let at = prefix(input, 0, START)?;
         let id_end = plain_run_end(input, at);
         let at = prefix(input, id_end, MIDDLE)?;
-        let name_end = plain_run_end(input, at);
         let name_start = at;
+        let (index, name_end) = tool_named_at(input, name_start)?;
         let at = prefix(input, name_end, ARGUMENTS)?;
-        let index = catalog::find_name(&input[name_start..name_end])?;
         let tool = &catalog::TOOLS[index];
         let end = self.judge_arguments(at, true, tool)?;
         if input.get(end..end + 3) != Some(b"}}}") || skip_whitespace(input, end + 3) != input.len()
@@ -380,12 +378,16 @@ fn read_compact(
             if text.get(at..key_start) != Some(b"\\\"") {
                 return None;
             }
-            let key_end = plain_run_end(text, key_start);
-            let value_at = key_end + 3;
-            if text.get(key_end..value_at) != Some(b"\\\":") {
-                return None;
-            }
-            let index = property_index(root, &text[key_start..key_end])?;
+            // Each property's name is tried where the key starts, instead of scanning for the
+            // key's end: the match is a predicted branch, so the reads after the key need not
+            // wait for a scan of it (perf: each scan's result fed the next load).
+            let (index, value_at) = root.properties.iter().enumerate().find_map(|(i, p)| {
+                let key_end = key_start + p.name.len();
+                let value_at = key_end + 3;
+                let key = text.get(key_start..key_end)?;
+                (same(key, p.name.as_bytes()) && text.get(key_end..value_at) == Some(b"\\\":"))
+                    .then_some((i, value_at))
+            })?;
             let property = &root.properties[index];
             let schema = &property.schema;
             let (kind, start, stop, end) = match (text.get(value_at)?, schema.ty) {
@@ -499,6 +501,22 @@ fn role(format: Format, function: bool, key: &[u8]) -> Role {
         .iter()
         .find(|(name, _)| same(name.as_bytes(), key))
         .map_or(Role::Skip, |&(_, role)| role)
+}
+
+/// The tool whose name is spelled at `at` and closed by a quote: its index, and the offset of
+/// that quote. In a small catalog each name is tried where it starts, as the arguments' keys
+/// are (see [`read_compact`]).
+#[inline(always)]
+fn tool_named_at(input: &[u8], at: usize) -> Option<(usize, usize)> {
+    if catalog::TOOLS.len() > catalog::SCANNED {
+        let end = plain_run_end(input, at);
+        return Some((catalog::find_name(&input[at..end])?, end));
+    }
+    catalog::TOOLS.iter().enumerate().find_map(|(index, tool)| {
+        let end = at + tool.name.len();
+        let name = input.get(at..end)?;
+        (same(name, tool.name.as_bytes()) && input.get(end) == Some(&b'"')).then_some((index, end))
+    })
 }
 
 /// The property of a flat object that `key` (plain ASCII) names.
@@ -787,140 +805,39 @@ fn spaces(text: &[u8], mut at: usize) -> usize {
     at
 }
 
-/// `{"arguments":A,"id":I,"name":N,"ok":true}` with the members in their properties' order,
-/// gathered on the stack and written in one piece.
+/// `{"arguments":A,"id":I,"name":N,"ok":true}` with the members in their properties' order.
+/// Each piece goes to `out` as it is: gathering the answer on the stack first was slower, since
+/// copying it out waited on the many small stores that gathered it (perf).
 fn write_valid(
     out: &mut impl Write,
     parts: &Parts<'_>,
     input: &[u8],
-    tool: &'static Tool,
     index: usize,
     members: &[Member; MOST_ARGUMENTS],
     kept: u64,
 ) -> io::Result<()> {
-    const START: &[u8] = b"{\"arguments\":";
-    let mut answer = Answer {
-        bytes: [0; 256],
-        len: 0,
-    };
-    answer.put(START);
+    out.write_all(b"{\"arguments\":{")?;
     let mut left = kept;
     while left != 0 {
         let property = left.trailing_zeros() as usize;
+        // `,"key":` and, for a string, its opening quote; the first member has no comma.
+        let key = catalog::root_key(index, property);
+        out.write_all(if left == kept { &key[1..] } else { key })?;
         left &= left - 1;
         let member = members[property];
-        // `,"key":` and, for a string, its opening quote.
-        answer.put(catalog::root_key(index, property));
-        answer.put(&input[member.start as usize..member.end as usize]);
+        out.write_all(&input[member.start as usize..member.end as usize])?;
         if member.kind == Kind::String {
-            answer.put(b"\"");
+            out.write_all(b"\"")?;
         }
-    }
-    if kept == 0 {
-        answer.put(b"{");
-    } else if let Some(comma) = answer.bytes.get_mut(START.len()) {
-        // The first member's comma opens the object instead.
-        *comma = b'{';
     }
     // The id is a plain literal here: its own canonical form. The name is the tool's.
     if let Some(id) = parts.id {
-        answer.put(b"},\"id\":");
-        answer.put(id);
+        out.write_all(b"},\"id\":")?;
+        out.write_all(id)?;
     } else {
-        answer.put(b"}");
+        out.write_all(b"}")?;
     }
-    answer.put(catalog::valid_end(index));
-    match answer.bytes.get(..answer.len) {
-        Some(bytes) => out.write_all(bytes),
-        // Longer than the block: written again piece by piece.
-        None => write_pieces(out, parts, input, tool, members, kept),
-    }
-}
-
-/// The answer being gathered; its length keeps counting past the end, and then the answer is
-/// written piece by piece instead.
-struct Answer {
-    bytes: [u8; 256],
-    len: usize,
-}
-
-impl Answer {
-    #[inline(always)]
-    fn put(&mut self, piece: &[u8]) {
-        let end = self.len + piece.len();
-        if let Some(room) = self.bytes.get_mut(self.len..end) {
-            copy_small(room, piece);
-        }
-        self.len = end;
-    }
-}
-
-/// `to.copy_from_slice(from)` (equal lengths) without a call to `memcpy` for the few bytes that
-/// most pieces are: two overlapping loads and stores of the widest size that fits.
-#[inline(always)]
-fn copy_small(to: &mut [u8], from: &[u8]) {
-    let len = from.len();
-    match len {
-        0 => {}
-        1..=3 => {
-            to[0] = from[0];
-            to[len / 2] = from[len / 2];
-            to[len - 1] = from[len - 1];
-        }
-        4..=7 => {
-            let (head, tail) = (len - 4, 4);
-            let first: [u8; 4] = from[..4].try_into().unwrap_or([0; 4]);
-            let last: [u8; 4] = from[head..].try_into().unwrap_or([0; 4]);
-            to[..4].copy_from_slice(&first);
-            to[head..head + tail].copy_from_slice(&last);
-        }
-        8..=16 => {
-            let head = len - 8;
-            let first: [u8; 8] = from[..8].try_into().unwrap_or([0; 8]);
-            let last: [u8; 8] = from[head..].try_into().unwrap_or([0; 8]);
-            to[..8].copy_from_slice(&first);
-            to[head..].copy_from_slice(&last);
-        }
-        17..=32 => {
-            let head = len - 16;
-            let first: [u8; 16] = from[..16].try_into().unwrap_or([0; 16]);
-            let last: [u8; 16] = from[head..].try_into().unwrap_or([0; 16]);
-            to[..16].copy_from_slice(&first);
-            to[head..].copy_from_slice(&last);
-        }
-        _ => to.copy_from_slice(from),
-    }
-}
-
-#[cold]
-fn write_pieces(
-    out: &mut impl Write,
-    parts: &Parts<'_>,
-    input: &[u8],
-    tool: &'static Tool,
-    members: &[Member; MOST_ARGUMENTS],
-    kept: u64,
-) -> io::Result<()> {
-    out.write_all(b"{\"arguments\":{")?;
-    for (property, member) in members.iter().enumerate() {
-        if kept & (1 << property) == 0 {
-            continue;
-        }
-        let first = kept & ((1 << property) - 1) == 0;
-        out.write_all(if first { b"\"" } else { b",\"" })?;
-        out.write_all(tool.input.properties[property].name.as_bytes())?;
-        if member.kind == Kind::String {
-            out.write_all(b"\":\"")?;
-            out.write_all(&input[member.start as usize..member.end as usize])?;
-            out.write_all(b"\"")?;
-        } else {
-            out.write_all(b"\":")?;
-            out.write_all(&input[member.start as usize..member.end as usize])?;
-        }
-    }
-    out.write_all(b"}")?;
-    verdict::id_and_name(out, parts)?;
-    out.write_all(b",\"ok\":true}\n")
+    out.write_all(catalog::valid_end(index))
 }
 
 /// The offset just past `byte`, which must come at `at` or after whitespace.
