@@ -782,12 +782,21 @@ fn read_arguments<'a, const ESCAPED: bool>(
     Some(at)
 }
 
-/// The offset past `want` at `at` in `input`: a comparison of known length, which the
-/// compiler turns into a few vector compares.
+/// The offset past `want` at `at` in `input`: eight bytes at a time, the last eight overlapping,
+/// differences gathered without a branch (`==` on arrays this long calls `memcmp`, a tenth of a
+/// valid call's time in perf).
 #[inline(always)]
 fn prefix<const N: usize>(input: &[u8], at: usize, want: &[u8; N]) -> Option<usize> {
-    let found: &[u8; N] = input.get(at..at + N)?.try_into().ok()?;
-    (found == want).then_some(at + N)
+    const { assert!(N >= 8) };
+    let found = input.get(at..at + N)?;
+    let word = |x: &[u8], at: usize| u64::from_le_bytes(x[at..at + 8].try_into().unwrap_or([0; 8]));
+    let mut differ = word(found, N - 8) ^ word(want, N - 8);
+    let mut i = 0;
+    while i + 8 < N {
+        differ |= word(found, i) ^ word(want, i);
+        i += 8;
+    }
+    (differ == 0).then_some(at + N)
 }
 
 /// The offset past `want` at `at`.
