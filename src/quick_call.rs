@@ -15,6 +15,7 @@
 
 use crate::catalog::{self, Tool};
 use crate::check::{self, Problems, Segment, What};
+use crate::request::{after, spelled};
 use crate::schema::{Schema, Type};
 use crate::tokenizer::{plain_run_end, same, skip_whitespace, Kind, Token};
 use crate::verdict::{self, Parts};
@@ -146,17 +147,17 @@ impl<'a> Quick<'a, '_> {
         let (mut op, mut format, mut strict, mut call) = (false, None, None, false);
         let mut at = after(input, 0, b'{')?;
         loop {
-            let (field, end) = word(input, at, &FIELDS)?;
+            let (field, end) = spelled(input, at, &FIELDS)?;
             at = after(input, end, b':')?;
             at = skip_whitespace(input, at);
             at = match field {
                 0 if !op => {
-                    let (_, end) = word(input, at, &["check_call"])?;
+                    let (_, end) = spelled(input, at, &["check_call"])?;
                     op = true;
                     end
                 }
                 1 if format.is_none() && !call => {
-                    let (index, end) = word(input, at, &Format::NAMES)?;
+                    let (index, end) = spelled(input, at, &Format::NAMES)?;
                     format = Some(Format::ALL[index]);
                     self.format = Format::ALL[index];
                     end
@@ -847,24 +848,6 @@ fn write_valid(
         out.write_all(b"}")?;
     }
     out.write_all(catalog::valid_end(index))
-}
-
-/// The offset just past `byte`, which must come at `at` or after whitespace.
-#[inline(always)]
-fn after(input: &[u8], at: usize, byte: u8) -> Option<usize> {
-    let at = skip_whitespace(input, at);
-    (input.get(at) == Some(&byte)).then_some(at + 1)
-}
-
-/// Which of `words` the string literal at `at` (after whitespace) spells exactly, and the offset
-/// past it. Only for plain ASCII words.
-#[inline(always)]
-fn word<const N: usize>(input: &[u8], at: usize, words: &[&str; N]) -> Option<(usize, usize)> {
-    let at = skip_whitespace(input, at);
-    let (literal, end) = plain_string(input, at)?;
-    let inner = &literal[1..literal.len() - 1];
-    let index = words.iter().position(|word| same(word.as_bytes(), inner))?;
-    Some((index, end))
 }
 
 /// Debug builds: the general path gives the same bytes for a call answered here.

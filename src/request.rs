@@ -257,7 +257,7 @@ fn tool_name(input: &[u8], mut at: usize) -> Option<(usize, usize)> {
 
 /// The offset just past `byte`, which must come at `at` or after whitespace.
 #[inline(always)]
-fn after(input: &[u8], at: usize, byte: u8) -> Option<usize> {
+pub(crate) fn after(input: &[u8], at: usize, byte: u8) -> Option<usize> {
     if input.get(at) == Some(&byte) {
         return Some(at + 1);
     }
@@ -268,7 +268,7 @@ fn after(input: &[u8], at: usize, byte: u8) -> Option<usize> {
 /// Which of `words` the string literal at `at` (after any whitespace) spells exactly, and the
 /// offset just past it. Only for words of plain ASCII, which stand for themselves in a literal.
 #[inline(always)]
-fn spelled<const N: usize>(
+pub(crate) fn spelled<const N: usize>(
     input: &[u8],
     mut at: usize,
     words: &[&str; N],
