@@ -21,7 +21,7 @@ use crate::schema::{Scalar, Schema, Type};
 use crate::sink::escape;
 use crate::tokenizer::{decode, pieces, validate, Kind, Piece, Tokenizer};
 use crate::wire::{Format, Shape};
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::io::{self, Write};
 
 /// What is wrong with the call as a whole, before its arguments are looked at one by one.
@@ -224,38 +224,58 @@ pub(crate) fn id_and_name(out: &mut impl Write, parts: &Parts<'_>) -> io::Result
 
 /// The answer for a problem with the call as a whole.
 #[cold]
-fn whole(out: &mut impl Write, parts: &Parts<'_>, problem: Whole<'_>) -> io::Result<()> {
+fn whole<W: Write>(out: &mut W, parts: &Parts<'_>, problem: Whole<'_>) -> io::Result<()> {
     out.write_all(b"{\"errors\":[{\"code\":\"")?;
     out.write_all(problem.code().as_bytes())?;
     out.write_all(b"\",\"message\":\"")?;
-    let mut line = Line::new();
-    let _ = whole_message(&mut line, parts, &problem);
-    out.write_all(line.text())?;
+    let mut cache: Line = Line::new();
+    let cached = whole_message(&mut cache, parts, &problem).is_ok();
+    let write_message = |out: &mut W| {
+        if cached {
+            out.write_all(cache.text())
+        } else {
+            live(out, |text| whole_message(text, parts, &problem))
+        }
+    };
+    write_message(out)?;
     out.write_all(b"\",\"path\":\"\"}]")?;
     id_and_name(out, parts)?;
     out.write_all(b",\"ok\":false,\"reply\":")?;
-    reply(out, parts, |out| out.write_all(line.text()))?;
+    reply(out, parts, write_message)?;
     out.write_all(b"}\n")
 }
 
 /// The answer for problems with particular arguments.
 #[cold]
-pub(crate) fn invalid(
-    out: &mut impl Write,
+pub(crate) fn invalid<W: Write>(
+    out: &mut W,
     parts: &Parts<'_>,
     tool: &'static Tool,
     problems: &Problems<'_>,
 ) -> io::Result<()> {
     out.write_all(b"{\"errors\":[")?;
-    // Every message rendered once, escaped, one after the other: each goes out twice.
-    let mut line = Line::new();
+    // Each message goes out twice: rendered once into the cache, one after the other, while
+    // they fit, and from the first that does not, rendered again each time it is written.
+    let mut cache: Line = Line::new();
     let mut ends = [0; MAX_PROBLEMS];
-    for (i, problem) in problems.iter().enumerate() {
-        let _ = message(&mut line, tool, problem);
-        ends[i] = line.len;
+    let mut cached = 0;
+    for problem in problems.iter() {
+        let start = cache.len;
+        if message(&mut cache, tool, problem).is_err() {
+            cache.len = start;
+            break;
+        }
+        ends[cached] = cache.len;
+        cached += 1;
     }
-    let text = |i: usize| &line.bytes[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
-    let mut path = Line::new_short();
+    let write_message = |out: &mut W, i: usize, problem: &Problem<'_>| {
+        if i < cached {
+            out.write_all(&cache.bytes[if i == 0 { 0 } else { ends[i - 1] }..ends[i]])
+        } else {
+            live(out, |text| message(text, tool, problem))
+        }
+    };
+    let mut path = Line::<128>::new();
     for (i, problem) in problems.iter().enumerate() {
         out.write_all(if i == 0 {
             b"{\"code\":\""
@@ -264,24 +284,26 @@ pub(crate) fn invalid(
         })?;
         out.write_all(problem.what.code().as_bytes())?;
         out.write_all(b"\",\"message\":\"")?;
-        out.write_all(text(i))?;
+        write_message(out, i, problem)?;
         out.write_all(b"\",\"path\":\"")?;
+        // A pointer must be whole, however long its keys.
         path.len = 0;
-        path.full = false;
-        let _ = pointer(&mut path, problem);
-        out.write_all(path.text())?;
+        if pointer(&mut path, problem).is_ok() {
+            out.write_all(path.text())?;
+        } else {
+            live(out, |text| pointer(text, problem))?;
+        }
         out.write_all(b"\"}")?;
     }
     out.write_all(b"]")?;
     id_and_name(out, parts)?;
     out.write_all(b",\"ok\":false,\"reply\":")?;
-    let count = problems.iter().count();
     reply(out, parts, |out| {
-        for i in 0..count {
+        for (i, problem) in problems.iter().enumerate() {
             if i > 0 {
                 out.write_all(b"\\n")?;
             }
-            out.write_all(text(i))?;
+            write_message(out, i, problem)?;
         }
         Ok(())
     })?;
@@ -358,96 +380,97 @@ fn reply<W: Write>(
     }
 }
 
-/// Messages or a pointer, rendered already escaped for a JSON string. What does not fit is cut
-/// at a character boundary: room for 16 messages of a few hundred bytes each.
-struct Line<const N: usize = 4096> {
-    bytes: [u8; N],
-    len: usize,
-    full: bool,
-}
+/// Where a message or a pointer is rendered, escaped for a JSON string: `raw` takes text that
+/// is escaped already, and `fmt::Write` (so `write!`) takes text to escape.
+trait Text: fmt::Write {
+    fn raw(&mut self, text: &[u8]) -> fmt::Result;
 
-impl Line {
-    fn new() -> Line {
-        Line {
-            bytes: [0; 4096],
-            len: 0,
-            full: false,
-        }
-    }
-}
-
-impl Line<512> {
-    /// Room for a pointer: a few keys of at most 64 characters.
-    fn new_short() -> Line<512> {
-        Line {
-            bytes: [0; 512],
-            len: 0,
-            full: false,
-        }
-    }
-}
-
-impl<const N: usize> Line<N> {
-    fn text(&self) -> &[u8] {
-        &self.bytes[..self.len]
-    }
-
-    /// Appends UTF-8 text (from a valid document, or the catalog), escaped for a JSON string.
+    /// Appends UTF-8 text (from a valid document, or the catalog), escaped.
     #[inline]
-    fn push(&mut self, text: &[u8]) {
+    fn push(&mut self, text: &[u8]) -> fmt::Result {
         let mut plain = 0;
         let mut i = 0;
         loop {
             i = escape_run_end(text, i);
             let Some(&byte) = text.get(i) else {
-                self.plain(&text[plain..]);
-                return;
+                return self.raw(&text[plain..]);
             };
-            self.plain(&text[plain..i]);
+            self.raw(&text[plain..i])?;
             let (escape, len) = escape(byte);
-            let _ = self.raw(&escape[..len]);
+            self.raw(&escape[..len])?;
             i += 1;
             plain = i;
         }
     }
+}
 
-    /// Appends text that is already escaped, whole or not at all: once a piece does not fit,
-    /// nothing more is taken, so the text stays valid inside a JSON string.
+/// Text rendered ahead: messages, to be written twice, or a pointer, to be written in one piece.
+/// The room is zeroed on every invalid call, so it is sized for the usual text (1 KiB of
+/// messages, 128 bytes of pointer), not the longest: text that does not fit is refused (`raw`
+/// fails), and is rendered again, [`live`], each time it is written.
+struct Line<const N: usize = 1024> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Line<N> {
+    fn new() -> Line<N> {
+        Line {
+            bytes: [0; N],
+            len: 0,
+        }
+    }
+
+    fn text(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl<const N: usize> Text for Line<N> {
     #[inline]
     fn raw(&mut self, text: &[u8]) -> fmt::Result {
         let end = self.len + text.len();
-        match self.bytes.get_mut(self.len..end) {
-            Some(room) if !self.full => {
-                room.copy_from_slice(text);
-                self.len = end;
-            }
-            _ => self.full = true,
-        }
+        let room = self.bytes.get_mut(self.len..end).ok_or(fmt::Error)?;
+        room.copy_from_slice(text);
+        self.len = end;
         Ok(())
-    }
-
-    /// Appends text that needs no escape; what does not fit is cut at a character boundary.
-    #[inline]
-    fn plain(&mut self, text: &[u8]) {
-        if self.full || self.len + text.len() <= N {
-            let _ = self.raw(text);
-            return;
-        }
-        let mut take = N - self.len;
-        while take > 0 && text[take] & 0xC0 == 0x80 {
-            take -= 1;
-        }
-        let _ = self.raw(&text[..take]);
-        self.full = true;
     }
 }
 
 impl<const N: usize> fmt::Write for Line<N> {
     #[inline]
     fn write_str(&mut self, text: &str) -> fmt::Result {
-        self.push(text.as_bytes());
-        Ok(())
+        self.push(text.as_bytes())
     }
+}
+
+/// Text written straight into the answer as it is rendered; keeps the first failed write's
+/// error, since `fmt` errors carry none.
+struct Live<'o> {
+    out: &'o mut dyn Write,
+    failed: Option<io::Error>,
+}
+
+impl Text for Live<'_> {
+    fn raw(&mut self, text: &[u8]) -> fmt::Result {
+        self.out.write_all(text).map_err(|err| {
+            self.failed = Some(err);
+            fmt::Error
+        })
+    }
+}
+
+impl fmt::Write for Live<'_> {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        self.push(text.as_bytes())
+    }
+}
+
+/// Renders with `render` straight into `out`, whatever the length.
+fn live(out: &mut impl Write, render: impl FnOnce(&mut Live<'_>) -> fmt::Result) -> io::Result<()> {
+    let mut text = Live { out, failed: None };
+    let _ = render(&mut text);
+    text.failed.map_or(Ok(()), Err)
 }
 
 /// The offset of the first byte from `i` on that the writer escapes (`"`, `\\`, a control
@@ -481,7 +504,7 @@ fn escape_run_end(text: &[u8], mut i: usize) -> usize {
 /// The longest stretch of the model's own text quoted in a message, in characters.
 const QUOTE: usize = 64;
 
-fn whole_message(text: &mut Line, parts: &Parts<'_>, problem: &Whole<'_>) -> fmt::Result {
+fn whole_message(text: &mut impl Text, parts: &Parts<'_>, problem: &Whole<'_>) -> fmt::Result {
     match problem {
         Whole::UnknownTool { closest } => {
             text.raw(b"there is no tool ")?;
@@ -509,7 +532,7 @@ fn whole_message(text: &mut Line, parts: &Parts<'_>, problem: &Whole<'_>) -> fmt
 
 /// One problem's message: a sentence for the model that names the argument, what was expected
 /// and what was found.
-fn message(text: &mut Line, tool: &Tool, problem: &Problem<'_>) -> fmt::Result {
+fn message(text: &mut impl Text, tool: &Tool, problem: &Problem<'_>) -> fmt::Result {
     match problem.what {
         What::Unknown { object } => {
             text.raw(b"unknown argument ")?;
@@ -617,7 +640,7 @@ fn message(text: &mut Line, tool: &Tool, problem: &Problem<'_>) -> fmt::Result {
 }
 
 /// `" takes a, b, c"`: the properties an object declares, or that it takes none.
-fn takes(text: &mut Line, object: &Schema) -> fmt::Result {
+fn takes(text: &mut impl Text, object: &Schema) -> fmt::Result {
     const LISTED: usize = 16;
     if object.properties.is_empty() {
         return text.raw(b" takes no arguments");
@@ -636,14 +659,14 @@ fn takes(text: &mut Line, object: &Schema) -> fmt::Result {
 }
 
 /// `"a/0/b"`: the argument a problem is about, quoted.
-fn argument(text: &mut Line, problem: &Problem<'_>) -> fmt::Result {
+fn argument(text: &mut impl Text, problem: &Problem<'_>) -> fmt::Result {
     text.raw(b"\\\"")?;
     name(text, problem.path.steps())?;
     text.raw(b"\\\"")
 }
 
 /// The steps to an argument, joined by `/`; each key cut to [`QUOTE`] characters.
-fn name(text: &mut Line, steps: &[Segment<'_>]) -> fmt::Result {
+fn name(text: &mut impl Text, steps: &[Segment<'_>]) -> fmt::Result {
     for (i, step) in steps.iter().enumerate() {
         if i > 0 {
             text.raw(b"/")?;
@@ -658,14 +681,14 @@ fn name(text: &mut Line, steps: &[Segment<'_>]) -> fmt::Result {
 }
 
 /// The JSON Pointer (RFC 6901) of a problem: keys decoded, `~` as `~0` and `/` as `~1`.
-fn pointer(text: &mut Line<512>, problem: &Problem<'_>) -> fmt::Result {
+fn pointer(text: &mut impl Text, problem: &Problem<'_>) -> fmt::Result {
     for step in problem.path.steps() {
         text.raw(b"/")?;
         match step {
             Segment::Key(literal) => {
                 let inner = &literal[1..literal.len() - 1];
                 if !inner.iter().any(|b| matches!(b, b'\\' | b'~' | b'/')) {
-                    text.push(inner);
+                    text.push(inner)?;
                     continue;
                 }
                 let mut result = Ok(());
@@ -686,7 +709,7 @@ fn pointer(text: &mut Line<512>, problem: &Problem<'_>) -> fmt::Result {
 }
 
 /// A string literal's text, quoted, cut to [`QUOTE`] characters.
-fn quoted(text: &mut Line, literal: &[u8]) -> fmt::Result {
+fn quoted(text: &mut impl Text, literal: &[u8]) -> fmt::Result {
     text.raw(b"\\\"")?;
     cut(text, literal)?;
     text.raw(b"\\\"")
@@ -694,7 +717,7 @@ fn quoted(text: &mut Line, literal: &[u8]) -> fmt::Result {
 
 /// A string literal's text, at most [`QUOTE`] characters of it, then `...` if there was more.
 /// Control characters show as U+FFFD, so a message stays one line.
-fn cut(text: &mut Line, literal: &[u8]) -> fmt::Result {
+fn cut(text: &mut impl Text, literal: &[u8]) -> fmt::Result {
     let inner = &literal[1..literal.len() - 1];
     // Short printable ASCII without escapes: the text is the literal's inside, to be shown as
     // it is. (DEL and the C1 controls can stand unescaped in a literal, so not all text can.)
@@ -703,8 +726,7 @@ fn cut(text: &mut Line, literal: &[u8]) -> fmt::Result {
             .iter()
             .all(|&b| (0x20..0x7f).contains(&b) && b != b'\\')
     {
-        text.push(inner);
-        return Ok(());
+        return text.push(inner);
     }
     let mut count = 0;
     let mut result = Ok(());
@@ -723,7 +745,7 @@ fn cut(text: &mut Line, literal: &[u8]) -> fmt::Result {
 }
 
 /// What the schema wants: "an integer", "a string or null".
-fn expected(text: &mut Line, schema: &Schema, nullable: bool) -> fmt::Result {
+fn expected(text: &mut impl Text, schema: &Schema, nullable: bool) -> fmt::Result {
     text.write_str(match schema.ty {
         Type::Object => "an object",
         Type::Array => "an array",
@@ -739,7 +761,7 @@ fn expected(text: &mut Line, schema: &Schema, nullable: bool) -> fmt::Result {
 }
 
 /// What the model gave: "the string \"5\"", "the number 5.5", "an object".
-fn describe(text: &mut Line, found: &Found<'_>) -> fmt::Result {
+fn describe(text: &mut impl Text, found: &Found<'_>) -> fmt::Result {
     match found.kind {
         Kind::String => {
             text.raw(b"the string ")?;
