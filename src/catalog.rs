@@ -320,6 +320,35 @@ pub(crate) fn root_key(tool: usize, property: usize) -> &'static [u8] {
     &ROOT_KEYS[ROOT_KEY_AT[k] as usize..ROOT_KEY_AT[k + 1] as usize]
 }
 
+/// For each tool, two masks of its top-level properties, a bit each in schema order (the first
+/// 64): those whose values carry no enum and no bound, and those required. What check_call's
+/// quick path needs of a property, read at a glance.
+pub(crate) static ROOT_MASKS: [(u64, u64); TOOLS.len()] = {
+    let mut masks = [(0, 0); TOOLS.len()];
+    let mut tool = 0;
+    while tool < TOOLS.len() {
+        let properties = TOOLS[tool].input.properties;
+        let mut i = 0;
+        while i < properties.len() && i < 64 {
+            let schema = &properties[i].schema;
+            if schema.enumeration.is_none()
+                && schema.min_length.is_none()
+                && schema.max_length.is_none()
+                && schema.minimum.is_none()
+                && schema.maximum.is_none()
+            {
+                masks[tool].0 |= 1 << i;
+            }
+            if properties[i].required {
+                masks[tool].1 |= 1 << i;
+            }
+            i += 1;
+        }
+        tool += 1;
+    }
+    masks
+};
+
 /// Each tool's valid `check_call` answer ends the same way: `,"name":"NAME","ok":true}` and a
 /// newline. Written in one piece from here.
 static VALID_ENDS: [u8; VALID_ENDS_LEN] = {

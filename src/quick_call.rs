@@ -131,7 +131,7 @@ impl<'a> Quick<'a, '_> {
             let (at, escaped) = self.arguments?;
             self.nullable = nullable;
             self.start_over();
-            self.judge_arguments(at, escaped, tool)?;
+            self.judge_arguments(at, escaped, self.index)?;
         }
         let parts = Parts {
             format: shape.format(),
@@ -211,7 +211,7 @@ impl<'a> Quick<'a, '_> {
         let (index, name_end) = tool_named_at(input, name_start)?;
         let at = prefix(input, name_end, ARGUMENTS)?;
         let tool = &catalog::TOOLS[index];
-        let end = self.judge_arguments(at, true, tool)?;
+        let end = self.judge_arguments(at, true, index)?;
         if input.get(end..end + 3) != Some(b"}}}") || skip_whitespace(input, end + 3) != input.len()
         {
             return None;
@@ -299,7 +299,7 @@ impl<'a> Quick<'a, '_> {
                     self.arguments = Some((at, escaped));
                     match self.tool {
                         // The usual order: the name first, so the arguments are judged in place.
-                        Some(tool) => self.judge_arguments(at, escaped, tool)?,
+                        Some(_) => self.judge_arguments(at, escaped, self.index)?,
                         None if escaped => string_end(input, at)?,
                         None => flat_object_end(input, at)?,
                     }
@@ -321,7 +321,8 @@ impl<'a> Quick<'a, '_> {
 
     /// Judges the arguments at `at` (a string literal holding JSON text when `escaped`, else an
     /// object), for the current nullability; the offset past them.
-    fn judge_arguments(&mut self, at: usize, escaped: bool, tool: &'static Tool) -> Option<usize> {
+    fn judge_arguments(&mut self, at: usize, escaped: bool, index: usize) -> Option<usize> {
+        let tool = &catalog::TOOLS[index];
         self.judged = Some(self.nullable);
         let input = self.input;
         if at == EMPTY_AT {
@@ -340,7 +341,15 @@ impl<'a> Quick<'a, '_> {
             read_arguments::<false>(b"{}", 0, &tool.input, self)?;
             return Some(inside + 1);
         }
-        if let Some(end) = read_compact(input, start, &tool.input, self.nullable, self.members) {
+        let compact = read_compact(
+            input,
+            start,
+            &tool.input,
+            catalog::ROOT_MASKS[index],
+            self.nullable,
+            self.members,
+        );
+        if let Some(end) = compact {
             if input.get(end.0) == Some(&b'"') {
                 self.kept = end.1;
                 return Some(end.0 + 1);
@@ -362,6 +371,7 @@ fn read_compact(
     text: &[u8],
     at: usize,
     root: &'static Schema,
+    (plain, required): (u64, u64),
     nullable_optionals: bool,
     members: &mut [Member; MOST_ARGUMENTS],
 ) -> Option<(usize, u64)> {
@@ -404,7 +414,7 @@ fn read_compact(
                     (Kind::String, start, stop, stop + 2)
                 }
                 (b'-' | b'0'..=b'9', Type::Integer | Type::Number) => {
-                    let (stop, _) = integer(text, value_at)?;
+                    let stop = integer(text, value_at)?;
                     (Kind::Number, value_at, stop, stop)
                 }
                 (b't', Type::Boolean) if text[value_at..].starts_with(b"true") => {
@@ -421,12 +431,7 @@ fn read_compact(
                 }
                 _ => return None,
             };
-            let bounded = schema.enumeration.is_some()
-                || schema.min_length.is_some()
-                || schema.max_length.is_some()
-                || schema.minimum.is_some()
-                || schema.maximum.is_some();
-            if bounded || seen & (1 << index) != 0 {
+            if plain & (1 << index) == 0 || seen & (1 << index) != 0 {
                 return None;
             }
             seen |= 1 << index;
@@ -448,10 +453,8 @@ fn read_compact(
             }
         }
     }
-    for (index, property) in root.properties.iter().enumerate() {
-        if property.required && seen & (1 << index) == 0 {
-            return None;
-        }
+    if required & !seen != 0 {
+        return None;
     }
     Some((at, kept))
 }
@@ -572,10 +575,7 @@ fn skip_scalar(input: &[u8], at: usize) -> Option<usize> {
         b't' if input[at..].starts_with(b"true") => Some(at + 4),
         b'f' if input[at..].starts_with(b"false") => Some(at + 5),
         b'n' if input[at..].starts_with(b"null") => Some(at + 4),
-        _ => {
-            let (end, _) = integer(input, at)?;
-            Some(end)
-        }
+        _ => integer(input, at),
     }
 }
 
@@ -600,36 +600,27 @@ fn flat_object_end(input: &[u8], at: usize) -> Option<usize> {
     }
 }
 
-/// An integer literal at `at`: `-?(0|[1-9][0-9]*)` of at most 15 digits, so exact in a double
-/// and inside ±(2^53−1), with no fraction or exponent after it; the offset past it and its
-/// value. `-0` is declined: its canonical form is `0`.
+/// The offset past an integer literal at `at`: `-?(0|[1-9][0-9]*)` of at most 15 digits, so
+/// exact in a double and inside ±(2^53−1), with no fraction or exponent after it. `-0` is
+/// declined: its canonical form is `0`.
 #[inline(always)]
-fn integer(input: &[u8], at: usize) -> Option<(usize, i64)> {
+fn integer(input: &[u8], at: usize) -> Option<usize> {
     let negative = input.get(at) == Some(&b'-');
     let start = at + usize::from(negative);
     let mut end = start;
-    let mut value: i64 = 0;
-    while let Some(&byte) = input.get(end) {
-        let digit = byte.wrapping_sub(b'0');
-        if digit > 9 {
-            break;
-        }
-        if end - start == 15 {
-            return None;
-        }
-        value = value * 10 + i64::from(digit);
+    while input.get(end).is_some_and(u8::is_ascii_digit) {
         end += 1;
     }
-    // 1 to 15 digits, no leading zero, not `-0`, and no fraction or exponent after them.
     let count = end - start;
+    let zero_first = input.get(start) == Some(&b'0');
     if count == 0
-        || (count > 1 && input[start] == b'0')
-        || (negative && value == 0)
+        || count > 15
+        || (zero_first && (count > 1 || negative))
         || matches!(input.get(end), Some(b'.' | b'e' | b'E'))
     {
         return None;
     }
-    Some((end, if negative { -value } else { value }))
+    Some(end)
 }
 
 /// One argument, read: its property and where its value is in the request (offsets keep it
@@ -702,7 +693,7 @@ fn read_arguments<'a, const ESCAPED: bool>(
                     b't' if text[at..].starts_with(b"true") => (at + 4, Kind::True),
                     b'f' if text[at..].starts_with(b"false") => (at + 5, Kind::False),
                     b'n' if text[at..].starts_with(b"null") => (at + 4, Kind::Null),
-                    _ => (integer(text, at)?.0, Kind::Number),
+                    _ => (integer(text, at)?, Kind::Number),
                 };
                 (at, stop, kind, stop)
             };

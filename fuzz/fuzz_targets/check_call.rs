@@ -15,7 +15,9 @@
 //!   the `null`s of optional properties dropped, written in RFC 8785 form by an independent
 //!   writer here (sorted keys, serde_json's string escapes, ECMAScript numbers from `ryu-js`),
 //!   and checking the call again with those bytes as its arguments must give the same answer;
-//! - an invalid call has 1 to 16 errors with known codes and JSON Pointer paths, and a reply.
+//! - an invalid call has 1 to 16 errors with known codes, whole JSON Pointer paths (one found
+//!   in the parsed arguments, or for a missing argument its object's) and one-line messages
+//!   that are not empty, and a reply whose text is those messages, one a line.
 //!
 //! Known differences, where the comparison is skipped and why (each documented in the README):
 //! an integer-valued number beyond ±(2^53−1) (check_call refuses it as out of range; jsonschema
@@ -481,12 +483,31 @@ fuzz_target!(|data: &[u8]| {
             );
             let path = error["path"].as_str().unwrap();
             assert!(path.is_empty() || path.starts_with('/'), "{shown}");
-            assert!(
-                !error["message"].as_str().unwrap().contains('\n'),
-                "{shown}"
-            );
+            // The pointer is whole: it finds the value the error is about, or for a missing
+            // argument the object it is missing from.
+            let found = if code == "missing_argument" {
+                let (object, _) = path.rsplit_once('/').expect("a missing argument's key");
+                parsed.pointer(object).is_some_and(Value::is_object)
+            } else {
+                parsed.pointer(path).is_some()
+            };
+            assert!(found, "{path} is not in the arguments: {shown}");
+            let message = error["message"].as_str().unwrap();
+            assert!(!message.is_empty() && !message.contains('\n'), "{shown}");
         }
-        assert!(answer["reply"].is_object(), "{shown}");
+        // The reply's text is every message, one a line.
+        let messages: Vec<&str> = errors
+            .iter()
+            .map(|error| error["message"].as_str().unwrap())
+            .collect();
+        let reply = &answer["reply"];
+        let text = match format {
+            Format::OpenAi | Format::Anthropic => &reply["content"],
+            Format::OpenAiResponses => &reply["output"],
+            Format::Gemini => &reply["functionResponse"]["response"]["error"],
+            Format::Mcp => &reply["content"][0]["text"],
+        };
+        assert_eq!(text.as_str(), Some(messages.join("\n").as_str()), "{shown}");
     }
 });
 
