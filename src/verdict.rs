@@ -276,24 +276,24 @@ pub(crate) fn invalid<W: Write>(
         }
     };
     let mut path = Line::<128>::new();
+    // Fewer, longer writes: each error's opening is one constant, and its path goes out with
+    // the text around it.
     for (i, problem) in problems.iter().enumerate() {
-        out.write_all(if i == 0 {
-            b"{\"code\":\""
-        } else {
-            b",{\"code\":\""
-        })?;
-        out.write_all(problem.what.code().as_bytes())?;
-        out.write_all(b"\",\"message\":\"")?;
+        let opening = opening(&problem.what);
+        out.write_all(if i == 0 { &opening[1..] } else { opening })?;
         write_message(out, i, problem)?;
-        out.write_all(b"\",\"path\":\"")?;
-        // A pointer must be whole, however long its keys.
         path.len = 0;
-        if pointer(&mut path, problem).is_ok() {
+        // A pointer must be whole, however long its keys.
+        if path.raw(b"\",\"path\":\"").is_ok()
+            && pointer(&mut path, problem).is_ok()
+            && path.raw(b"\"}").is_ok()
+        {
             out.write_all(path.text())?;
         } else {
+            out.write_all(b"\",\"path\":\"")?;
             live(out, |text| pointer(text, problem))?;
+            out.write_all(b"\"}")?;
         }
-        out.write_all(b"\"}")?;
     }
     out.write_all(b"]")?;
     id_and_name(out, parts)?;
@@ -308,6 +308,25 @@ pub(crate) fn invalid<W: Write>(
         Ok(())
     })?;
     out.write_all(b"}\n")
+}
+
+/// `,{"code":"CODE","message":"`: an error's opening, up to its message.
+fn opening(what: &What<'_>) -> &'static [u8] {
+    macro_rules! opening {
+        ($code:literal) => {
+            concat!(",{\"code\":\"", $code, "\",\"message\":\"").as_bytes()
+        };
+    }
+    let opening = match what {
+        What::Unknown { .. } => opening!("unknown_argument"),
+        What::Duplicate => opening!("duplicate_argument"),
+        What::Missing { .. } => opening!("missing_argument"),
+        What::WrongType { .. } => opening!("wrong_argument_type"),
+        What::OutOfRange { .. } => opening!("argument_out_of_range"),
+        What::NotInEnum { .. } => opening!("argument_not_in_enum"),
+    };
+    debug_assert!(opening[10..].starts_with(what.code().as_bytes()));
+    opening
 }
 
 /// The message to append to the conversation, in the format's shape, with `text` as its text.
