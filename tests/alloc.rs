@@ -83,6 +83,13 @@ fn calls() -> Vec<Vec<u8>> {
     let tool = TOOLS[0].name;
     let many: String = (0..20).map(|i| format!(r#"\"x{i}\":{i},"#)).collect();
     let many = format!(r#"{{{}\"y\":null}}"#, many);
+    // Messages too long for the room they are rendered into ahead (each key is 40 quotes), and
+    // a pointer too long for its own: both are rendered again straight into the answer.
+    let long: Vec<String> = (0..16)
+        .map(|i| format!(r#"\"{}{i}\":1"#, r#"\\\""#.repeat(40)))
+        .collect();
+    let long_messages = format!("{{{}}}", long.join(","));
+    let long_pointer = format!(r#"{{\"{}\":1}}"#, "a".repeat(600));
     let texts = [
         r#"{\"path\":\"a\"}"#.to_string(),
         r#"{ \"path\" : \"\u00e9\\n\" , \"extra\" : [1, {\"a\": 2.5e3}] }"#.to_string(),
@@ -91,6 +98,8 @@ fn calls() -> Vec<Vec<u8>> {
         r#"{\"path\" 1}"#.to_string(),
         String::new(),
         many,
+        long_messages,
+        long_pointer,
     ];
     let mut all = Vec::new();
     for text in &texts {
