@@ -450,7 +450,15 @@ impl<const N: usize> Text for Line<N> {
     fn raw(&mut self, text: &[u8]) -> fmt::Result {
         let end = self.len + text.len();
         let room = self.bytes.get_mut(self.len..end).ok_or(fmt::Error)?;
-        room.copy_from_slice(text);
+        // Most pieces are a few bytes: two overlapping word copies, not a call to `memcpy`.
+        let len = text.len();
+        let word = |x: &[u8], at: usize| -> [u8; 8] { x[at..at + 8].try_into().unwrap_or([0; 8]) };
+        if (8..=16).contains(&len) {
+            room[..8].copy_from_slice(&word(text, 0));
+            room[len - 8..].copy_from_slice(&word(text, len - 8));
+        } else {
+            room.copy_from_slice(text);
+        }
         self.len = end;
         Ok(())
     }
@@ -765,13 +773,14 @@ fn cut(text: &mut impl Text, literal: &[u8]) -> fmt::Result {
 
 /// What the schema wants: "an integer", "a string or null".
 fn expected(text: &mut impl Text, schema: &Schema, nullable: bool) -> fmt::Result {
-    text.write_str(match schema.ty {
-        Type::Object => "an object",
-        Type::Array => "an array",
-        Type::String => "a string",
-        Type::Integer => "an integer",
-        Type::Number => "a number",
-        Type::Boolean => "a boolean",
+    // Text with nothing to escape goes in as it is.
+    text.raw(match schema.ty {
+        Type::Object => b"an object",
+        Type::Array => b"an array",
+        Type::String => b"a string",
+        Type::Integer => b"an integer",
+        Type::Number => b"a number",
+        Type::Boolean => b"a boolean",
     })?;
     if nullable {
         text.raw(b" or null")?;
@@ -788,8 +797,8 @@ fn describe(text: &mut impl Text, found: &Found<'_>) -> fmt::Result {
         }
         Kind::Number => {
             text.raw(b"the number ")?;
-            let raw = &found.raw[..found.raw.len().min(QUOTE)];
-            text.write_str(std::str::from_utf8(raw).unwrap_or("?"))?;
+            // A number's literal is ASCII with nothing to escape.
+            text.raw(&found.raw[..found.raw.len().min(QUOTE)])?;
             if found.raw.len() > QUOTE {
                 text.raw(b"...")?;
             }
@@ -797,6 +806,6 @@ fn describe(text: &mut impl Text, found: &Found<'_>) -> fmt::Result {
         }
         Kind::True => text.raw(b"the boolean true"),
         Kind::False => text.raw(b"the boolean false"),
-        kind => text.write_str(kind.described()),
+        kind => text.raw(kind.described().as_bytes()),
     }
 }
