@@ -197,7 +197,7 @@ impl<'a> Quick<'a, '_> {
     /// The request exactly as a harness most often writes it, compact and in the providers'
     /// own order: `{"op":"check_call","call":{"id":I,"type":"function","function":{"name":N,
     /// "arguments":A}}}`. Matched a constant run at a time; `None` leaves the request to the
-    /// field-by-field reader (having changed nothing it reads).
+    /// field-by-field reader, which starts over.
     #[inline(always)]
     fn in_order(&mut self) -> Option<(Parts<'a>, &'static Tool, usize)> {
         const START: &[u8; 33] = b"{\"op\":\"check_call\",\"call\":{\"id\":\"";
@@ -364,7 +364,7 @@ impl<'a> Quick<'a, '_> {
 /// The arguments as models most often write them, compact and valid: `{\"key\":value,...}`
 /// inside a string literal, every value a plain string, a small integer or a literal of the
 /// type declared, with no enum or bound to check. Anything else (a space, a problem) is `None`,
-/// and [`read_arguments`] reads them instead. The offset past the object's `}`, and how many
+/// and [`read_arguments`] reads them instead. The offset past the object's `}`, and which
 /// members were kept (a bit a property).
 #[inline]
 fn read_compact(
@@ -623,8 +623,8 @@ fn integer(input: &[u8], at: usize) -> Option<usize> {
     Some(end)
 }
 
-/// One argument, read: its property and where its value is in the request (offsets keep it
-/// small: the members are set up for every call).
+/// One argument, read, kept at its property's index: where its value is in the request
+/// (offsets keep it small: the members are set up for every call).
 #[derive(Clone, Copy)]
 struct Member {
     /// A string's text (no escapes), or a number's or literal's bytes: `start..end`.
