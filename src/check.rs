@@ -121,19 +121,6 @@ pub(crate) enum What<'a> {
     },
 }
 
-impl What<'_> {
-    pub(crate) fn code(&self) -> &'static str {
-        match self {
-            What::Unknown { .. } => "unknown_argument",
-            What::Duplicate => "duplicate_argument",
-            What::Missing { .. } => "missing_argument",
-            What::WrongType { .. } => "wrong_argument_type",
-            What::OutOfRange { .. } => "argument_out_of_range",
-            What::NotInEnum { .. } => "argument_not_in_enum",
-        }
-    }
-}
-
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Problem<'a> {
     pub(crate) path: Path<'a>,

@@ -31,7 +31,7 @@ pub fn respond(input: &[u8], out: &mut impl Write) -> Result<(), Error> {
         // it out on every call was a tenth of a valid call's time (perf).
         match quick_call(input, out) {
             Some(Ok(())) => return Ok(()),
-            Some(Err(err)) => return Err(Error::io("cannot write the response", &err)),
+            Some(Err(err)) => return Err(write_failed(err)),
             None => {}
         }
     }
@@ -40,7 +40,7 @@ pub fn respond(input: &[u8], out: &mut impl Write) -> Result<(), Error> {
         None => {
             if !call_first {
                 if let Some(answer) = quick_call(input, out) {
-                    return answer.map_err(|err| Error::io("cannot write the response", &err));
+                    return answer.map_err(write_failed);
                 }
             }
             request::parse_general(input)?
@@ -51,7 +51,12 @@ pub fn respond(input: &[u8], out: &mut impl Write) -> Result<(), Error> {
         Op::ToolList => writer::write_list(out, request.shape),
         Op::CheckCall { call } => verdict::answer(input, &call, request.shape, out),
     }
-    .map_err(|err| Error::io("cannot write the response", &err))
+    .map_err(write_failed)
+}
+
+/// The error for an answer that `out` refused.
+fn write_failed(err: std::io::Error) -> Error {
+    Error::io("cannot write the response", &err)
 }
 
 /// `check_call`'s quick path, checked against the general one in debug builds.
