@@ -813,7 +813,11 @@ fn read_object<'n>(
     }
     // A nested object that gives no `properties` (and is not closed) is free-form: any object.
     // One that declares none, or closes itself with none, admits only `{}`, which no tool means.
-    let declared = field("properties").is_some() || field("additionalProperties").is_some();
+    // `required` counts too: the compiled-in check refuses a nested object that has it and no
+    // properties, and every rule of that check must be refused here first, with one line.
+    let declared = field("properties").is_some()
+        || field("additionalProperties").is_some()
+        || field("required").is_some();
     if !root && spec.properties.is_empty() && declared {
         let at = if field("properties").is_some() {
             properties_pointer
@@ -822,8 +826,8 @@ fn read_object<'n>(
         };
         return Err((
             at,
-            "a nested object must have at least one property (or give neither properties nor \
-             additionalProperties, for a free-form object)"
+            "a nested object must have at least one property (or give none of properties, \
+             required and additionalProperties, for a free-form object)"
                 .into(),
         ));
     }

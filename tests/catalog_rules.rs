@@ -2,6 +2,8 @@
 //! of the offending value, and the rule. `build.rs` prints exactly this message, after the file
 //! name, when a catalog fails the build (`tests/catalogs.rs` checks one such build end to end).
 
+mod common;
+
 use tool_schema::catalog_file::{read, Catalog};
 
 fn refusal(catalog: &str) -> String {
@@ -278,13 +280,13 @@ fn objects() {
     );
     assert_eq!(
         refusal(&with_property(r#"{"type":"object","properties":{}}"#)),
-        r#"tool "t": /inputSchema/properties/p/properties: a nested object must have at least one property (or give neither properties nor additionalProperties, for a free-form object)"#
+        r#"tool "t": /inputSchema/properties/p/properties: a nested object must have at least one property (or give none of properties, required and additionalProperties, for a free-form object)"#
     );
     assert_eq!(
         refusal(&with_property(
             r#"{"type":"object","additionalProperties":false}"#
         )),
-        r#"tool "t": /inputSchema/properties/p: a nested object must have at least one property (or give neither properties nor additionalProperties, for a free-form object)"#
+        r#"tool "t": /inputSchema/properties/p: a nested object must have at least one property (or give none of properties, required and additionalProperties, for a free-form object)"#
     );
     // A root without properties is a tool without arguments; a bare nested object is free-form.
     accepted(&with_schema(r#"{"type":"object"}"#));
@@ -478,5 +480,37 @@ fn messages_stay_on_one_line() {
     assert_eq!(
         message,
         r#"tool "t": /annotati\u000as: "annotati\u000as" is not a field of a catalog tool; expected name, description, inputSchema, annotations"#
+    );
+}
+
+/// Every rule of the compiled-in `const` check is refused by the reader first, with its one
+/// line; and the table covers every rule of that check, read off `src/catalog.rs` itself, so a
+/// rule added there without a row here fails this test.
+#[test]
+fn every_rule_of_the_const_check_is_refused_by_the_reader() {
+    for (rule, catalog, line) in common::CONST_RULES {
+        assert_eq!(
+            refusal(&common::const_rule_catalog(catalog)),
+            line,
+            "the const check's rule {rule:?}"
+        );
+    }
+    let source = include_str!("../src/catalog.rs");
+    let check = &source[source.find("pub const fn check(").expect("catalog::check")..];
+    let mut asserted: Vec<&str> = check
+        .split("assert!(")
+        .skip(1)
+        .map(|call| {
+            let message = &call[call.find('"').expect("a message") + 1..];
+            &message[..message.find('"').expect("the message's end")]
+        })
+        .collect();
+    let mut covered: Vec<&str> = common::CONST_RULES.iter().map(|row| row.0).collect();
+    asserted.sort_unstable();
+    covered.sort_unstable();
+    covered.dedup();
+    assert_eq!(
+        asserted, covered,
+        "rules of catalog::check without a row, or rows without a rule"
     );
 }

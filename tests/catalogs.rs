@@ -239,6 +239,27 @@ fn the_full_seed_catalog_fails_the_build_naming_tool_pointer_and_rule() {
     );
 }
 
+/// A catalog that breaks a rule of the compiled-in `const` check fails the build in its build
+/// script, with the reader's one line, and never reaches the compiler (whose E0080 is many
+/// lines). One target directory serves them all: only the build script runs again.
+#[test]
+fn every_rule_of_the_const_check_fails_the_build_with_one_line() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("const-rules");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, (rule, catalog, line)) in common::CONST_RULES.into_iter().enumerate() {
+        let path = dir.join(format!("rule-{i}.json"));
+        std::fs::write(&path, common::const_rule_catalog(catalog)).unwrap();
+        let out = build(&path, "const-rules");
+        assert!(!out.status.success(), "{rule}: the catalog built");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let want = format!("error: target/tmp/const-rules/rule-{i}.json: {line}");
+        assert!(
+            stderr.lines().any(|l| l.trim() == want) && !stderr.contains("E0080"),
+            "{rule}: no line {want:?}, or the compiler's error, in:\n{stderr}"
+        );
+    }
+}
+
 /// Building from the mcp list of a catalog gives back every answer of that catalog.
 fn round_trip(catalog: &Path, name: &str) {
     let tools = names(catalog);

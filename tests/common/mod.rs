@@ -66,3 +66,93 @@ pub fn call_cases(text: &str) -> Vec<(String, String)> {
         .map(|pair| (pair[0].clone(), pair[1].clone()))
         .collect()
 }
+
+/// A catalog file for each rule of the compiled-in `const` check (`catalog::check`, each rule
+/// shown biting by a `compile_fail` doctest there), with the assert's message as written in
+/// `src/catalog.rs` and the one line the reader refuses the file with. The reader must refuse
+/// everything the `const` check would: a catalog that reached that check would fail the build
+/// with the compiler's multi-line E0080 instead of one line. `LONG_DESCRIPTION` stands for a
+/// catalog whose one description is 1,025 bytes: see [`const_rule_catalog`].
+pub const CONST_RULES: [(&str, &str, &str); 14] = [
+    (
+        "the catalog has no tools",
+        "[]",
+        r#""": the catalog has no tools; give at least one"#,
+    ),
+    (
+        "tool name must match ^[a-zA-Z_][a-zA-Z0-9_-]{{0,63}}$",
+        r#"[{"name":"read file","description":"d","inputSchema":{"type":"object"}}]"#,
+        r#"tool "read file": /name: "read file" must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$ (OpenAI's and Anthropic's ^[a-zA-Z0-9_-]{1,64}$, starting with a letter or underscore as Gemini asks)"#,
+    ),
+    (
+        "tool description over 1024 bytes",
+        "LONG_DESCRIPTION",
+        r#"tool "t": /description: 1025 bytes; OpenAI allows at most 1024"#,
+    ),
+    (
+        "a read-only tool cannot be destructive (MCP ToolAnnotations)",
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":true}}]"#,
+        r#"tool "t": /annotations/destructiveHint: true, but readOnlyHint is true: MCP gives destructiveHint meaning only when readOnlyHint is false, so a read-only tool cannot be destructive"#,
+    ),
+    (
+        "a tool's arguments must be an object",
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"string"}}]"#,
+        r#"tool "t": /inputSchema/type: the arguments must be an object, found "string""#,
+    ),
+    (
+        "tool name used twice",
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"object"}},{"name":"t","description":"e","inputSchema":{"type":"object"}}]"#,
+        r#"tool "t": /name: "t" is already the name of tool #0"#,
+    ),
+    (
+        "only an object has properties",
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"p":{"type":"string","properties":{"q":{"type":"string"}}}}}}]"#,
+        r#"tool "t": /inputSchema/properties/p/properties: "properties" applies to object schemas, not string"#,
+    ),
+    (
+        "a nested object must have at least one property, or be free-form",
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"o":{"type":"object","properties":{}}}}}]"#,
+        r#"tool "t": /inputSchema/properties/o/properties: a nested object must have at least one property (or give none of properties, required and additionalProperties, for a free-form object)"#,
+    ),
+    (
+        "a nested object must have at least one property, or be free-form",
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"o":{"type":"object","additionalProperties":false}}}}]"#,
+        r#"tool "t": /inputSchema/properties/o: a nested object must have at least one property (or give none of properties, required and additionalProperties, for a free-form object)"#,
+    ),
+    (
+        "a nested object must have at least one property, or be free-form",
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"o":{"type":"object","required":[]}}}}]"#,
+        r#"tool "t": /inputSchema/properties/o: a nested object must have at least one property (or give none of properties, required and additionalProperties, for a free-form object)"#,
+    ),
+    (
+        "an array, and only an array, has items",
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"a":{"type":"array"}}}}]"#,
+        r#"tool "t": /inputSchema/properties/a: an array schema needs "items", one schema for every element"#,
+    ),
+    (
+        "an array, and only an array, has items",
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"s":{"type":"string","items":{"type":"string"}}}}}]"#,
+        r#"tool "t": /inputSchema/properties/s/items: "items" applies to array schemas, not string"#,
+    ),
+    (
+        "property name must match ^[a-zA-Z_][a-zA-Z0-9_]{{0,63}}$",
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"a b":{"type":"string"}}}}]"#,
+        r#"tool "t": /inputSchema/properties/a b: property name "a b" must match ^[a-zA-Z_][a-zA-Z0-9_]{0,63}$"#,
+    ),
+    (
+        "properties must be sorted by name, each once",
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"b":{"type":"string"},"b":{"type":"integer"}}}}]"#,
+        r#"tool "t": /inputSchema/properties/b: "b" appears twice"#,
+    ),
+];
+
+/// The catalog file of a [`CONST_RULES`] row.
+pub fn const_rule_catalog(catalog: &str) -> String {
+    match catalog {
+        "LONG_DESCRIPTION" => format!(
+            r#"[{{"name":"t","description":"{}","inputSchema":{{"type":"object"}}}}]"#,
+            "x".repeat(1025)
+        ),
+        other => other.to_string(),
+    }
+}
