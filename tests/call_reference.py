@@ -10,15 +10,14 @@ byte, or GOLDEN_DIR/<name>.error holding the code of a request the crate must re
 
 Python's json module parses the request, the envelope and the arguments; this file walks the
 catalog's schema, words the messages, orders the errors, writes JCS (sorted keys, the writer's
-escapes, ECMAScript numbers) and shapes each provider's reply. One thing is taken from the
-crate: when the arguments are not JSON, the tokenizer's own description of the fault (which
-`tests/tokenizer.rs` and the JSONTestSuite check against RFC 8259), read from the binary
-`target/debug/tool-schema` given the arguments alone; this file decides that they are not JSON.
+escapes, ECMAScript numbers) and shapes each provider's reply. When the arguments are not
+JSON, `fault` below, a reader of RFC 8259's grammar written for this file, finds where and
+why, in the words the README gives the tokenizer's faults; the text ending inside a value is
+`truncated_arguments`, anything else `malformed_arguments`. Nothing here runs the crate.
 """
 import json
 import math
 import pathlib
-import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).parent
@@ -315,15 +314,17 @@ def answer(request_text, catalog, numbers):
         if text.strip(" \t\n\r") == "":
             value = ("object", [])
         else:
-            try:
-                value = parse(text)
-            except ValueError:
-                fault = tokenizer_fault(text)
-                if "found end of input" in fault:
+            data = text.encode()
+            found = fault(data)
+            if found is not None:
+                at, what = found
+                if at == len(data):
                     return finish([("truncated_arguments", [],
                                     f"the arguments end in the middle of a JSON value after "
-                                    f"{len(text.encode())} bytes; send the whole call again")])
-                return finish([("malformed_arguments", [], f"the arguments are not valid JSON: {fault}")])
+                                    f"{len(data)} bytes; send the whole call again")])
+                return finish([("malformed_arguments", [],
+                                f"the arguments are not valid JSON: {fault_text(data, at, what)}")])
+            value = parse(text)
     else:
         value = given[1]
     if not is_object(value):
@@ -375,13 +376,189 @@ def closest_name(asked, names):
     return min(names, key=lambda n: (asked not in n, distance(asked, n)))
 
 
-def tokenizer_fault(text):
-    out = subprocess.run([str(ROOT / "target/debug/tool-schema")], input=text.encode(),
-                         capture_output=True)
-    line = out.stderr.decode().strip()
-    prefix = "tool-schema: malformed_json: "
-    assert line.startswith(prefix), line
-    return line[len(prefix):]
+# --- syntax -----------------------------------------------------------------------------------
+
+WHITESPACE = b" \t\n\r"
+ESCAPES = b'"\\/bfnrt'
+
+
+def fault(data):
+    """Where and why `data` is not one RFC 8259 JSON text: (offset, what) or None.
+
+    The offset is the first byte that cannot continue the text (its length when the text ends
+    too soon), except where the README's fault table says otherwise: a number's leading zero is
+    the digit after it; a high surrogate escape not followed by a low one is the byte after the
+    high one; a lone low surrogate is its backslash. Nesting has no limit here."""
+    n = len(data)
+    stack = []  # "{" or "[" for each open container
+    i = 0
+
+    def ws(i):
+        while i < n and data[i] in WHITESPACE:
+            i += 1
+        return i
+
+    def hex4(i):
+        for j in range(i, i + 4):
+            if j >= n or chr(data[j]) not in "0123456789abcdefABCDEF":
+                return None, j
+        return int(data[i:i + 4], 16), None
+
+    def string(i):
+        """The end of the string opening at i, or a fault."""
+        i += 1
+        while True:
+            if i >= n:
+                return None, (i, "expected '\"' to close the string")
+            b = data[i]
+            if b == 0x22:
+                return i + 1, None
+            if b == 0x5C:
+                e = data[i + 1] if i + 1 < n else None
+                if e is not None and e in ESCAPES:
+                    i += 2
+                    continue
+                if e != 0x75:
+                    return None, (i + 1, "expected an escape: \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX")
+                unit, bad = hex4(i + 2)
+                if unit is None:
+                    return None, (bad, "expected four hex digits after \\u")
+                if 0xD800 <= unit <= 0xDBFF:
+                    low = i + 6
+                    second = hex4(low + 2)[0] if data[low:low + 2] == b"\\u" else None
+                    if second is None or not 0xDC00 <= second <= 0xDFFF:
+                        return None, (low, "expected a low surrogate \\uDC00-\\uDFFF after a high surrogate")
+                    i = low + 6
+                    continue
+                if 0xDC00 <= unit <= 0xDFFF:
+                    return None, (i, "expected a high surrogate \\uD800-\\uDBFF before a low surrogate")
+                i += 6
+                continue
+            if b < 0x20:
+                return None, (i, "control characters must be escaped in a string")
+            if b < 0x80:
+                i += 1
+                continue
+            width = 2 if 0xC2 <= b <= 0xDF else 3 if 0xE0 <= b <= 0xEF else 4 if 0xF0 <= b <= 0xF4 else 0
+            try:
+                if width == 0 or i + width > n:
+                    raise UnicodeDecodeError("utf-8", b"", 0, 1, "")
+                data[i:i + width].decode("utf-8")
+            except UnicodeDecodeError:
+                return None, (i, "expected valid UTF-8 in a string")
+            i += width
+
+    def number(i):
+        start = i
+        if data[i] == 0x2D:
+            i += 1
+        if i < n and data[i] == 0x30 and i + 1 < n and 0x30 <= data[i + 1] <= 0x39:
+            return None, (i + 1, "a number must not have a leading zero")
+        if i >= n or not 0x30 <= data[i] <= 0x39:
+            return None, (i, "expected a digit after '-'")
+        while i < n and 0x30 <= data[i] <= 0x39:
+            i += 1
+        if i < n and data[i] == 0x2E:
+            i += 1
+            if i >= n or not 0x30 <= data[i] <= 0x39:
+                return None, (i, "expected a digit after the decimal point")
+            while i < n and 0x30 <= data[i] <= 0x39:
+                i += 1
+        if i < n and data[i] in b"eE":
+            i += 1
+            if i < n and data[i] in b"+-":
+                i += 1
+            if i >= n or not 0x30 <= data[i] <= 0x39:
+                return None, (i, "expected a digit in the exponent")
+            while i < n and 0x30 <= data[i] <= 0x39:
+                i += 1
+        assert i > start
+        return i, None
+
+    def value(i, what):
+        """The end of the value at i (after opening a container: just past its bracket)."""
+        b = data[i] if i < n else None
+        if b in (0x7B, 0x5B):
+            stack.append(chr(b))
+            return i + 1, None
+        if b == 0x22:
+            return string(i)
+        if b is not None and (b == 0x2D or 0x30 <= b <= 0x39):
+            return number(i)
+        for word in (b"true", b"false", b"null"):
+            if b == word[0]:
+                for k, want in enumerate(word):
+                    if i + k >= n or data[i + k] != want:
+                        return None, (i + k, f"expected the literal {word.decode()}")
+                return i + len(word), None
+        return None, (i, what)
+
+    if data.startswith(b"\xef\xbb\xbf"):
+        return 0, "expected a JSON value (a byte order mark is not allowed)"
+    i = ws(0)
+    i, bad = value(i, "expected a JSON value")
+    if bad:
+        return bad
+    # After a value or an opening bracket, what may come next.
+    state = "open" if stack else "after"
+    while stack:
+        i = ws(i)
+        b = data[i] if i < n else None
+        top = stack[-1]
+        if state == "open" and top == "[" and b == 0x5D or state == "open" and top == "{" and b == 0x7D:
+            stack.pop()
+            i += 1
+            state = "after"
+            continue
+        if state == "after":
+            if b == 0x2C:
+                i += 1
+                state = "value" if top == "[" else "key"
+                continue
+            if b == (0x7D if top == "{" else 0x5D):
+                stack.pop()
+                i += 1
+                continue
+            return i, ("expected ',' or '}' after object value" if top == "{"
+                       else "expected ',' or ']' after array element")
+        if top == "{":  # a key: after '{' or ','
+            if b != 0x22:
+                return i, ("expected a string key or '}'" if state == "open"
+                           else "expected a string key after ','")
+            i, bad = string(i)
+            if bad:
+                return bad
+            i = ws(i)
+            if i >= n or data[i] != 0x3A:
+                return i, "expected ':' after object key"
+            i = ws(i + 1)
+            what = "expected a value"
+        else:
+            what = "expected a value or ']'" if state == "open" else "expected a value"
+        depth = len(stack)
+        i, bad = value(i, what)
+        if bad:
+            return bad
+        state = "open" if len(stack) > depth else "after"
+    i = ws(i)
+    if i < n:
+        return i, "expected end of input after the value"
+    return None
+
+
+def fault_text(data, at, what):
+    """A fault as the README words it: what, the byte found, and where."""
+    b = data[at] if at < len(data) else None
+    if b is None:
+        found = "found end of input"
+    elif 0x20 <= b <= 0x7E:
+        found = f"found '{chr(b)}'"
+    else:
+        found = f"found byte 0x{b:02x}"
+    before = data[:at]
+    line = before.count(b"\n") + 1
+    column = at - (before.rfind(b"\n") + 1) + 1
+    return f"{what}, {found} at byte {at} (line {line}, column {column})"
 
 
 def catalog_numbers(path):
