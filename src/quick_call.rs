@@ -841,29 +841,145 @@ fn write_valid(
     out.write_all(catalog::valid_end(index))
 }
 
-/// Debug builds: the general path gives the same bytes for a call answered here.
+/// Debug builds: the general path gives the same bytes for a call answered here, every byte
+/// of it. The answers are compared a [`WINDOW`] at a time, each pair written again for its
+/// window into fixed buffers (an allocation here would show in `tests/alloc.rs`), until a
+/// window holds both ends: an answer of any length is compared whole.
 #[cfg(debug_assertions)]
 pub(crate) fn agrees_with_general(input: &[u8]) {
-    let mut quick = [0u8; 16 * 1024];
-    let mut general = [0u8; 16 * 1024];
-    let mut quick_out = &mut quick[..];
-    let mut general_out = &mut general[..];
-    let quick_written = answer(input, &mut quick_out).map(|result| result.is_ok());
-    let request = crate::request::parse_general(input);
     let Ok(crate::request::Request {
         op: crate::request::Op::CheckCall { call },
         shape,
-    }) = request
+    }) = crate::request::parse_general(input)
     else {
         panic!("the general path refuses a call the quick one answers: {input:?}");
     };
-    let general_written = verdict::answer(input, &call, shape, &mut general_out).is_ok();
-    if quick_written == Some(true) && general_written {
-        let (quick_len, general_len) = (16 * 1024 - quick_out.len(), 16 * 1024 - general_out.len());
-        assert_eq!(
-            String::from_utf8_lossy(&quick[..quick_len]),
-            String::from_utf8_lossy(&general[..general_len]),
-            "the quick and general paths answer differently: {input:?}"
+    same_answers(
+        input,
+        |window| answer(input, window).is_some(),
+        |window| {
+            verdict::answer(input, &call, shape, window).expect("a window takes every write");
+        },
+    );
+}
+
+/// Asserts that two writers of one answer write the same bytes, comparing them a [`WINDOW`] at
+/// a time; `quick` returns false when it declines the call, and there is then nothing to
+/// compare.
+#[cfg(debug_assertions)]
+fn same_answers(
+    input: &[u8],
+    mut quick: impl FnMut(&mut Window) -> bool,
+    mut general: impl FnMut(&mut Window),
+) {
+    let mut skip = 0;
+    loop {
+        let (mut quick_window, mut general_window) = (Window::new(skip), Window::new(skip));
+        if !quick(&mut quick_window) {
+            return;
+        }
+        general(&mut general_window);
+        assert!(
+            quick_window.total == general_window.total
+                && quick_window.kept() == general_window.kept(),
+            "the quick and general paths answer differently from byte {skip}: {input:?}\n \
+             quick: {}\n general: {}",
+            String::from_utf8_lossy(quick_window.kept()),
+            String::from_utf8_lossy(general_window.kept()),
         );
+        if quick_window.total <= skip + WINDOW {
+            return;
+        }
+        skip += WINDOW;
+    }
+}
+
+/// How much of an answer [`agrees_with_general`] compares at a time.
+#[cfg(debug_assertions)]
+const WINDOW: usize = 16 * 1024;
+
+/// A writer that counts every byte and keeps those from `skip` to `skip` + [`WINDOW`].
+#[cfg(debug_assertions)]
+struct Window {
+    skip: usize,
+    total: usize,
+    bytes: [u8; WINDOW],
+}
+
+#[cfg(debug_assertions)]
+impl Window {
+    fn new(skip: usize) -> Window {
+        Window {
+            skip,
+            total: 0,
+            bytes: [0; WINDOW],
+        }
+    }
+
+    fn kept(&self) -> &[u8] {
+        &self.bytes[..self.total.saturating_sub(self.skip).min(WINDOW)]
+    }
+}
+
+#[cfg(debug_assertions)]
+impl Write for Window {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let (start, end) = (self.total, self.total + bytes.len());
+        let (from, to) = (start.max(self.skip), end.min(self.skip + WINDOW));
+        if from < to {
+            self.bytes[from - self.skip..to - self.skip]
+                .copy_from_slice(&bytes[from - start..to - start]);
+        }
+        self.total = end;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(all(test, debug_assertions))]
+mod tests {
+    use super::*;
+
+    /// Two answers of 40 KiB that differ only at byte 30,000: the cross-check sees it (it used
+    /// to skip any answer over 16 KiB).
+    #[test]
+    #[should_panic(expected = "answer differently from byte 16384")]
+    fn the_cross_check_compares_answers_longer_than_a_window() {
+        let write = |window: &mut Window, odd: bool| {
+            let mut answer = vec![b'a'; 40 * 1024];
+            if odd {
+                answer[30_000] = b'b';
+            }
+            for piece in answer.chunks(1000) {
+                window.write_all(piece).unwrap();
+            }
+        };
+        same_answers(
+            b"",
+            |window| {
+                write(window, false);
+                true
+            },
+            |window| write(window, true),
+        );
+    }
+
+    /// The same answers, alike: no panic, and every window is compared.
+    #[test]
+    fn the_cross_check_passes_long_answers_that_agree() {
+        let mut windows = 0;
+        same_answers(
+            b"",
+            |window| {
+                windows += 1;
+                window.write_all(&[b'x'; 40 * 1024]).unwrap();
+                true
+            },
+            |window| window.write_all(&[b'x'; 40 * 1024]).unwrap(),
+        );
+        assert_eq!(windows, 3);
     }
 }

@@ -116,17 +116,57 @@ fn names(catalog: &Path) -> Vec<String> {
     catalog.tools.into_iter().map(|tool| tool.name).collect()
 }
 
-/// Every answer of the binary over `catalog`: each tool and the list, in every shape.
-fn every_answer(binary: &Path, tools: &[String]) -> Vec<(String, Vec<u8>)> {
+/// Every whole output of the binary over a catalog (exit status, stdout, stderr): each tool and
+/// the list, in every shape.
+type Answer = (Option<i32>, Vec<u8>, Vec<u8>);
+fn every_answer(binary: &Path, tools: &[String]) -> Vec<(String, Answer)> {
     let mut answers = Vec::new();
     for (format, strict) in SHAPES {
         for tool in tools.iter().map(Some).chain([None]) {
             let request = request(tool.map(String::as_str), format, strict);
-            let answer = ask(binary, &request);
-            answers.push((request, answer));
+            let out = run(binary, &request);
+            answers.push((request, (out.status.code(), out.stdout, out.stderr)));
         }
     }
     answers
+}
+
+/// The golden answer of `tool` (or `tool_list`) in a shape, from `dir/<format>/`: the
+/// `.json` file's bytes, or `error:<code>` from the `.error` file of a request that is refused.
+fn golden(dir: &Path, format: &str, strict: bool, tool: &str) -> Vec<u8> {
+    let suffix = if strict { ".strict" } else { "" };
+    // Not Path::with_extension: it would take ".strict" for the extension.
+    let golden = dir.join(format!("{format}/{tool}{suffix}"));
+    let (json, error) = (
+        format!("{}.json", golden.display()),
+        format!("{}.error", golden.display()),
+    );
+    match std::fs::read(&json) {
+        Ok(bytes) => bytes,
+        Err(_) => {
+            let code =
+                std::fs::read_to_string(&error).unwrap_or_else(|err| panic!("{error}: {err}"));
+            format!("error:{}", code.trim()).into_bytes()
+        }
+    }
+}
+
+/// Every answer of the binary over a catalog against its golden files in `dir`; how many.
+fn matches_golden_files(binary: &Path, tools: &[String], dir: &Path) -> usize {
+    let mut checked = 0;
+    for (format, strict) in SHAPES {
+        for tool in tools.iter().map(String::as_str).chain(["tool_list"]) {
+            let which = (tool != "tool_list").then_some(tool);
+            let answer = ask(binary, &request(which, format, strict));
+            common::assert_same_bytes(
+                &answer,
+                &golden(dir, format, strict, tool),
+                &format!("{tool} in {format} strict={strict}"),
+            );
+            checked += 1;
+        }
+    }
+    checked
 }
 
 #[test]
@@ -136,34 +176,7 @@ fn seed_003_catalog_matches_its_golden_files() {
     let tools = names(&catalog);
     assert_eq!(tools.len(), 14);
     let binary = binary(&catalog, "reasonix");
-    let mut checked = 0;
-    for (format, strict) in SHAPES {
-        let suffix = if strict { ".strict" } else { "" };
-        for tool in tools.iter().map(String::as_str).chain(["tool_list"]) {
-            let which = (tool != "tool_list").then_some(tool);
-            let answer = ask(&binary, &request(which, format, strict));
-            // Not Path::with_extension: it would take ".strict" for the extension.
-            let golden = dir.join(format!("golden/{format}/{tool}{suffix}"));
-            let (json, error) = (
-                format!("{}.json", golden.display()),
-                format!("{}.error", golden.display()),
-            );
-            let want = match std::fs::read(&json) {
-                Ok(bytes) => bytes,
-                Err(_) => {
-                    let code = std::fs::read_to_string(&error)
-                        .unwrap_or_else(|err| panic!("{error}: {err}"));
-                    format!("error:{}", code.trim()).into_bytes()
-                }
-            };
-            assert_eq!(
-                String::from_utf8_lossy(&answer),
-                String::from_utf8_lossy(&want),
-                "{tool} in {format} strict={strict}"
-            );
-            checked += 1;
-        }
-    }
+    let checked = matches_golden_files(&binary, &tools, &dir.join("golden"));
     assert_eq!(checked, 8 * 15, "14 tools and the list, in 8 shapes");
 }
 
@@ -260,10 +273,16 @@ fn every_rule_of_the_const_check_fails_the_build_with_one_line() {
     }
 }
 
-/// Building from the mcp list of a catalog gives back every answer of that catalog.
-fn round_trip(catalog: &Path, name: &str) {
+/// Building from the mcp list of a catalog gives back every answer of that catalog: the first
+/// build's answers are its golden files (`golden`), so neither build can pass by refusing
+/// alike, and the second build's whole output (status, stdout and stderr) is the first's.
+fn round_trip(catalog: &Path, name: &str, golden: &Path) {
     let tools = names(catalog);
     let first = binary(catalog, name);
+    assert_eq!(
+        matches_golden_files(&first, &tools, golden),
+        8 * (tools.len() + 1)
+    );
     let list = ask(&first, r#"{"op":"tool_list","format":"mcp"}"#);
     let again = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-mcp-list.json"));
     std::fs::write(&again, &list).unwrap();
@@ -271,24 +290,29 @@ fn round_trip(catalog: &Path, name: &str) {
     let (before, after) = (every_answer(&first, &tools), every_answer(&second, &tools));
     assert_eq!(before.len(), 8 * (tools.len() + 1));
     for ((request, a), (_, b)) in before.iter().zip(&after) {
-        assert_eq!(
-            String::from_utf8_lossy(a),
-            String::from_utf8_lossy(b),
-            "{request}"
-        );
+        assert_eq!(a.0, b.0, "exit status of {request}");
+        common::assert_same_bytes(&b.1, &a.1, &format!("stdout of {request}"));
+        common::assert_same_bytes(&b.2, &a.2, &format!("stderr of {request}"));
     }
 }
 
 #[test]
 fn the_mcp_list_of_the_default_catalog_is_a_catalog_that_gives_the_same_bytes() {
-    round_trip(&Path::new(MANIFEST).join("src/catalog.json"), "default");
+    let root = Path::new(MANIFEST);
+    round_trip(
+        &root.join("src/catalog.json"),
+        "default",
+        &root.join("tests/golden"),
+    );
 }
 
 #[test]
 fn the_mcp_list_of_seed_003_is_a_catalog_that_gives_the_same_bytes() {
+    let dir = Path::new(MANIFEST).join("tests/catalogs/reasonix");
     round_trip(
-        &Path::new(MANIFEST).join("tests/catalogs/reasonix/catalog.json"),
+        &dir.join("catalog.json"),
         "reasonix-trip",
+        &dir.join("golden"),
     );
 }
 
@@ -383,22 +407,20 @@ fn a_dependent_crate_sets_the_catalog_in_its_cargo_config() {
     );
 }
 
+/// How many check_call cases there are over the bounds catalog.
+const BOUNDS_CALLS: usize = 29;
+
 #[test]
 fn check_call_over_a_catalog_of_bounds_matches_its_golden_files() {
     let root = Path::new(MANIFEST);
     let binary = binary(&root.join("tests/catalogs/bounds/catalog.json"), "bounds");
     let dir = root.join("tests/calls/bounds");
-    let cases = std::fs::read_to_string(dir.join("cases.json")).unwrap();
     let mut checked = 0;
-    for (name, request) in common::call_cases(&cases) {
+    for (name, request) in common::call_cases_in(&dir, BOUNDS_CALLS) {
         let want = std::fs::read(dir.join(format!("golden/{name}.json")))
             .unwrap_or_else(|err| panic!("golden/{name}.json: {err}"));
-        assert_eq!(
-            String::from_utf8_lossy(&ask(&binary, &request)),
-            String::from_utf8_lossy(&want),
-            "{name}"
-        );
+        common::assert_same_bytes(&ask(&binary, &request), &want, &name);
         checked += 1;
     }
-    assert!(checked >= 25, "{checked} cases");
+    assert_eq!(checked, BOUNDS_CALLS);
 }

@@ -251,27 +251,25 @@ pub fn assert_canonical(out: &[u8]) {
     assert_eq!(expected_end, body.len());
 }
 
+/// How many check_call cases there are over the default catalog.
+const DEFAULT_CALLS: usize = 46;
+
 /// check_call over the default catalog: every case in `tests/calls/default/cases.json` answers
 /// exactly its golden file, which `tests/call_reference.py` wrote from the specification.
 #[test]
 fn check_call_answers_match_their_golden_files() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/calls/default");
-    let cases = std::fs::read_to_string(dir.join("cases.json")).unwrap();
     let mut checked = 0;
-    for (name, request) in common::call_cases(&cases) {
+    for (name, request) in common::call_cases_in(&dir, DEFAULT_CALLS) {
         let want = std::fs::read(dir.join(format!("golden/{name}.json")))
             .unwrap_or_else(|err| panic!("golden/{name}.json: {err}"));
         let mut out = Vec::new();
         tool_schema::respond(request.as_bytes(), &mut out)
             .unwrap_or_else(|err| panic!("{name}: {err}"));
-        assert_eq!(
-            String::from_utf8_lossy(&out),
-            String::from_utf8_lossy(&want),
-            "{name}"
-        );
+        common::assert_same_bytes(&out, &want, &name);
         checked += 1;
     }
-    assert!(checked >= 40, "{checked} cases");
+    assert_eq!(checked, DEFAULT_CALLS);
 }
 
 /// The README's "One call per format" examples are what the crate answers, byte for byte.
@@ -290,4 +288,30 @@ fn the_readme_check_call_examples_are_exact() {
         examples += 1;
     }
     assert_eq!(examples, 5, "one example per format");
+}
+
+/// The goldens' comparison tells apart bytes that a lossy text comparison shows alike (both
+/// invalid bytes become U+FFFD there).
+#[test]
+#[should_panic(expected = "the bytes differ")]
+fn golden_answers_are_compared_as_bytes() {
+    assert_eq!(
+        String::from_utf8_lossy(b"\xff"),
+        String::from_utf8_lossy(b"\xfe")
+    );
+    common::assert_same_bytes(b"\xff", b"\xfe", "two invalid bytes");
+}
+
+/// A valid call of 40 KiB, which the quick path answers: in a debug build the general path
+/// answers it too and every byte is compared (`quick_call::agrees_with_general`).
+#[test]
+fn a_long_call_is_answered_and_cross_checked_whole() {
+    let content = "x".repeat(40 * 1024);
+    let request = format!(
+        r#"{{"op":"check_call","call":{{"id":"c","type":"function","function":{{"name":"write_file","arguments":"{{\"path\":\"a\",\"content\":\"{content}\"}}"}}}}}}"#
+    );
+    let want = format!(
+        r#"{{"arguments":{{"content":"{content}","path":"a"}},"id":"c","name":"write_file","ok":true}}"#
+    ) + "\n";
+    common::assert_same_bytes(&answer(request.as_bytes()), want.as_bytes(), "40 KiB call");
 }

@@ -156,3 +156,37 @@ pub fn const_rule_catalog(catalog: &str) -> String {
         other => other.to_string(),
     }
 }
+
+/// Asserts that `actual` is `want`, byte for byte; the text of both is shown only on failure.
+#[track_caller]
+pub fn assert_same_bytes(actual: &[u8], want: &[u8], what: &str) {
+    assert!(
+        actual == want,
+        "{what}: the bytes differ\n  got: {}\n want: {}",
+        String::from_utf8_lossy(actual),
+        String::from_utf8_lossy(want)
+    );
+}
+
+/// The check_call cases of `dir` (`tests/calls/<catalog>`), after checking that its golden
+/// files are exactly one `<name>.json` per case, and that there are `count` cases: the count is
+/// stated where it is used, and the cases file, the golden files and it must agree.
+pub fn call_cases_in(dir: &std::path::Path, count: usize) -> Vec<(String, String)> {
+    let cases = call_cases(&std::fs::read_to_string(dir.join("cases.json")).unwrap());
+    let mut files: Vec<String> = std::fs::read_dir(dir.join("golden"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let mut want: Vec<String> = cases
+        .iter()
+        .map(|(name, _)| format!("{name}.json"))
+        .collect();
+    want.sort();
+    assert_eq!(
+        files, want,
+        "golden files without a case, or cases without a golden file"
+    );
+    assert_eq!(cases.len(), count, "cases in {}", dir.display());
+    cases
+}
