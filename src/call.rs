@@ -168,7 +168,7 @@ fn envelope(
             .iter()
             .position(|field| string_eq(key.raw, field.key))
         else {
-            skip(tokens, value).map_err(|Stop| error(tokens, base))?;
+            tokens.skip(value).map_err(|Stop| error(tokens, base))?;
             continue;
         };
         let field = &fields[index];
@@ -197,7 +197,7 @@ fn envelope(
             envelope(tokens, base, OPENAI_FUNCTION, call)?;
             continue;
         }
-        let end = skip(tokens, value).map_err(|Stop| error(tokens, base))?;
+        let end = tokens.skip(value).map_err(|Stop| error(tokens, base))?;
         let span = Span {
             at: base + value.at,
             end: base + end,
@@ -233,21 +233,6 @@ fn quoted(constant: &'static str) -> &'static str {
         "function_call" => "the string \"function_call\"",
         "tool_use" => "the string \"tool_use\"",
         _ => "a string",
-    }
-}
-
-/// Reads past the value that starts with `first` and returns the offset just after it.
-#[inline]
-pub(crate) fn skip(tokens: &mut Tokenizer<'_>, first: Token<'_>) -> Result<usize, Stop> {
-    if !matches!(first.kind, Kind::ObjectStart | Kind::ArrayStart) {
-        return Ok(first.at + first.raw.len());
-    }
-    let depth = tokens.depth();
-    loop {
-        let token = tokens.expect_token()?;
-        if tokens.depth() < depth {
-            return Ok(token.at + 1);
-        }
     }
 }
 

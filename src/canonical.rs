@@ -8,7 +8,6 @@
 //! path, see `catalog::MAX_NESTING`), never the input: the arguments have been checked against
 //! that schema already.
 
-use crate::call::skip;
 use crate::catalog::PATH_PROPERTIES;
 use crate::check::{number, property_index};
 use crate::schema::{Schema, Type};
@@ -57,7 +56,7 @@ fn write_value(
                     out.write_all(b",")?;
                 }
                 write_value(out, arguments, at + item.at, items, scratch)?;
-                skip(&mut tokens, item).map_err(|Stop| unexpected())?;
+                tokens.skip(item).map_err(|Stop| unexpected())?;
                 written += 1;
             }
             out.write_all(b"]")
@@ -76,7 +75,7 @@ fn write_value(
                     *slot = (index as u32, (at + value.at) as u32);
                     members += 1;
                 }
-                skip(&mut tokens, value).map_err(|Stop| unexpected())?;
+                tokens.skip(value).map_err(|Stop| unexpected())?;
             }
             let (mine, rest) = scratch.split_at_mut(members);
             mine.sort_unstable();

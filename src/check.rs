@@ -13,7 +13,6 @@
 //! beyond ±(2^53−1), a number beyond a 64-bit float, and (because the tokenizer refuses them) a
 //! string with an unpaired surrogate.
 
-use crate::call::skip;
 use crate::catalog::{MAX_NESTING, PATH_WORDS};
 use crate::schema::{Property, Scalar, Schema, Type};
 use crate::tokenizer::{decode, string_eq, Kind, Stop, Token, Tokenizer};
@@ -275,13 +274,13 @@ pub(crate) fn check<'a>(
                         Some(Segment::Key(token.raw)),
                         What::Unknown { object: schema },
                     );
-                    skip(tokens, value)?;
+                    tokens.skip_any_depth(value)?;
                     continue;
                 };
                 let (word, bit) = (words + index / 64, 1 << (index % 64));
                 if seen[word] & bit != 0 {
                     problems.met(&path, Some(Segment::Key(token.raw)), What::Duplicate);
-                    skip(tokens, value)?;
+                    tokens.skip_any_depth(value)?;
                     continue;
                 }
                 seen[word] |= bit;
@@ -333,7 +332,7 @@ pub(crate) fn check<'a>(
                 };
                 // The catalog reader gives every array its items.
                 let Some(element) = schema.items else {
-                    skip(tokens, token)?;
+                    tokens.skip_any_depth(token)?;
                     continue;
                 };
                 path.push(Segment::Index(items));
@@ -397,7 +396,7 @@ fn enter<'a>(
             found,
         },
     );
-    skip(tokens, token)?;
+    tokens.skip_any_depth(token)?;
     path.len -= 1;
     Ok(false)
 }

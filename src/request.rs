@@ -337,7 +337,7 @@ fn read(input: &[u8], tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
             ));
         }
         if field == CALL {
-            call_end = call::skip(tokens, value).map_err(|Stop| tokens.error())?;
+            call_end = tokens.skip(value).map_err(|Stop| tokens.error())?;
         }
         members[field] = Some((key, value));
     };

@@ -227,6 +227,95 @@ impl<'a> Tokenizer<'a> {
         Ok(())
     }
 
+    /// Reads past the value that starts with `first` (a token this tokenizer just gave) and
+    /// returns the offset just after it.
+    #[inline]
+    pub(crate) fn skip(&mut self, first: Token<'_>) -> Result<usize, Stop> {
+        self.skip_value(first, false)
+    }
+
+    /// [`Tokenizer::skip`] without the depth limit inside the value: for a call's arguments,
+    /// where a value nested too deep is where the schema ends, not malformed text (see
+    /// [`Tokenizer::skip_too_deep`]). The request itself keeps the limit.
+    #[inline]
+    pub(crate) fn skip_any_depth(&mut self, first: Token<'_>) -> Result<usize, Stop> {
+        self.skip_value(first, true)
+    }
+
+    #[inline(always)]
+    fn skip_value(&mut self, first: Token<'_>, any_depth: bool) -> Result<usize, Stop> {
+        if !matches!(first.kind, Kind::ObjectStart | Kind::ArrayStart) {
+            return Ok(first.at + first.raw.len());
+        }
+        let depth = self.depth;
+        loop {
+            match self.expect_token() {
+                Ok(token) if self.depth < depth => return Ok(token.at + 1),
+                Ok(_) => {}
+                Err(Stop) if any_depth => self.skip_too_deep()?,
+                Err(Stop) => return Err(Stop),
+            }
+        }
+    }
+
+    /// After a step stopped at a container nested deeper than [`MAX_DEPTH`], reads past that
+    /// container, nested to any depth, and leaves the tokenizer just after it, as a tokenizer
+    /// without the limit would be. A fault inside it stops the tokenizer as usual.
+    ///
+    /// For what a call checker reads past: a value the schema has no place for (the catalog
+    /// nests far less than 64 levels) is the model's mistake at the point where the schema ends,
+    /// not text that fails to be JSON. The levels are read 64 at a time: a window is a
+    /// tokenizer of its own, started at depth 0 on the container that was too deep, and the
+    /// `objects` word of each full window waits on a stack until its container closes. The
+    /// stack holds a word for each 64 levels that a [`MAX_INPUT`]-byte text can open, on this
+    /// cold path only (8 KiB).
+    #[cold]
+    #[inline(never)]
+    fn skip_too_deep(&mut self) -> Result<(), Stop> {
+        let Fault::TooDeep { at } = self.fault else {
+            return Err(Stop);
+        };
+        let mut waiting = [0u64; MAX_INPUT / MAX_DEPTH + 1];
+        let mut windows = 0;
+        let mut window = self.clone();
+        window.open_window(at);
+        loop {
+            match window.step() {
+                Ok(Some(_)) if window.depth == 0 => {
+                    // The window's container has closed: go on in the one around it.
+                    let end = window.pos;
+                    if windows == 0 {
+                        self.pos = end;
+                        self.expect = Expect::Separator;
+                        return Ok(());
+                    }
+                    windows -= 1;
+                    window.objects = waiting[windows];
+                    window.depth = MAX_DEPTH;
+                    window.pos = end;
+                    window.expect = Expect::Separator;
+                }
+                Ok(_) => {}
+                Err(Stop) => match window.fault {
+                    Fault::TooDeep { at } if windows < waiting.len() => {
+                        waiting[windows] = window.objects;
+                        windows += 1;
+                        window.open_window(at);
+                    }
+                    fault => return Err(self.stop(fault)),
+                },
+            }
+        }
+    }
+
+    /// Starts a window of [`Tokenizer::skip_too_deep`] on the container that opens at `at`.
+    fn open_window(&mut self, at: usize) {
+        self.pos = at;
+        self.expect = Expect::Value;
+        self.depth = 0;
+        self.objects = 0;
+    }
+
     /// The error that stopped the tokenizer. Only meaningful after a step returned [`Stop`].
     #[cold]
     pub(crate) fn error(&self) -> Error {

@@ -179,7 +179,7 @@ fn call_skip_rest(
     tokens: &mut Tokenizer<'_>,
     first: crate::tokenizer::Token<'_>,
 ) -> Result<(), ()> {
-    crate::call::skip(tokens, first).map_err(|_| ())?;
+    tokens.skip_any_depth(first).map_err(|_| ())?;
     tokens.drain().map_err(|_| ())
 }
 

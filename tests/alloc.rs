@@ -90,6 +90,9 @@ fn calls() -> Vec<Vec<u8>> {
         .collect();
     let long_messages = format!("{{{}}}", long.join(","));
     let long_pointer = format!(r#"{{\"{}\":1}}"#, "a".repeat(600));
+    // Deeper than the tokenizer's limit where the schema has ended: read on through, with the
+    // levels past 64 kept on the stack, not the heap.
+    let deep = format!(r#"{{\"path\":{}{}}}"#, "[".repeat(3000), "]".repeat(3000));
     let texts = [
         r#"{\"path\":\"a\"}"#.to_string(),
         r#"{ \"path\" : \"\u00e9\\n\" , \"extra\" : [1, {\"a\": 2.5e3}] }"#.to_string(),
@@ -100,6 +103,7 @@ fn calls() -> Vec<Vec<u8>> {
         many,
         long_messages,
         long_pointer,
+        deep,
     ];
     let mut all = Vec::new();
     for text in &texts {

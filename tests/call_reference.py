@@ -20,6 +20,9 @@ import math
 import pathlib
 import sys
 
+# Deep arguments (thousands of levels) are valid JSON, and parse() reads them recursively.
+sys.setrecursionlimit(20_000)
+
 HERE = pathlib.Path(__file__).parent
 ROOT = HERE.parent
 MAX_SAFE = 2**53 - 1

@@ -456,10 +456,10 @@ fuzz_target!(|data: &[u8]| {
             Sent::Value(Some(serde_json::from_slice(&want).unwrap()))
         };
         let (out_again, _) = ask(shape, &envelope(format, &name, &again), !terse);
-        assert_eq!(
-            String::from_utf8_lossy(&out_again),
-            shown,
-            "checking the canonical arguments again"
+        assert!(
+            out_again == out,
+            "checking the canonical arguments again: {} against {shown}",
+            String::from_utf8_lossy(&out_again)
         );
     } else {
         let errors = answer["errors"].as_array().expect("errors");
