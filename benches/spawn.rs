@@ -38,7 +38,9 @@ struct Program {
 fn main() {
     let bin = std::env::var("TOOL_SCHEMA_BIN")
         .unwrap_or_else(|_| env!("CARGO_BIN_EXE_tool-schema").into());
-    let request = br#"{"op":"tool_schema","tool":"read_file"}"#;
+    let request = std::env::var("TOOL_SCHEMA_REQUEST")
+        .unwrap_or_else(|_| r#"{"op":"tool_schema","tool":"read_file"}"#.into());
+    let request = request.as_bytes();
     let mut expected = Vec::new();
     tool_schema::respond(request, &mut expected).unwrap();
     let path = std::env::temp_dir().join(format!("tool-schema-spawn-{}.json", std::process::id()));

@@ -3,14 +3,14 @@
 //!
 //! A thin shell over [`tool_schema::respond`]: it reads at most [`MAX_INPUT`] + 1 bytes into a
 //! stack buffer (a small one first, so that an ordinary request touches little memory) and
-//! writes the answer with a single `write`, straight from the static bytes where it can. Errors go to
+//! writes the answer it gets once, in a single `write` when it is at most 2 KiB. Errors go to
 //! standard error as one line, `tool-schema: <code>: <message>`, with exit status 1; a bad
 //! command line is exit status 2.
 
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
-use tool_schema::{respond, serve, Error, MAX_INPUT, MAX_OUTPUT};
+use tool_schema::{respond, serve, Error, MAX_INPUT};
 
 const USAGE: &str = "\
 usage: tool-schema [--stream | --help | --version] < request.json
@@ -104,50 +104,38 @@ fn run_large(start: &[u8]) -> Result<(), Error> {
     answer(&request[..len])
 }
 
-/// Writes the answer to standard output in one `write`. A `tool_schema` answer is one static
-/// slice rendered when the crate was compiled, and goes straight out with no copy; any other
-/// (a list, several slices) is answered again into a buffer and written from there.
+/// Answers once, through [`Out`]: every byte `respond` writes goes to standard output once, in
+/// order, whatever the answer is made of.
 fn answer(request: &[u8]) -> Result<(), Error> {
-    let mut direct = Direct::Waiting;
-    match (respond(request, &mut direct), direct) {
-        (Ok(()), _) => Ok(()),
-        (Err(_), Direct::Declined) => answer_buffered(request),
-        (Err(_), Direct::Failed(err)) => Err(Error::io("cannot write standard output", &err)),
-        (Err(err), _) => Err(err),
-    }
-}
-
-#[inline(never)]
-fn answer_buffered(request: &[u8]) -> Result<(), Error> {
-    let mut block = Block {
-        buf: [0; BLOCK],
+    let mut out = Out {
+        buf: [0; OUT],
         len: 0,
     };
-    respond(request, &mut block)?;
-    write_stdout(&block.buf[..block.len])
+    respond(request, &mut out)?;
+    write_stdout(&out.buf[..out.len])
 }
 
-/// The block an answer is gathered in: room for the longest declaration list, so that one is
-/// written in one piece. A longer answer (a `check_call` echoes its arguments) goes out a block
-/// at a time.
-const BLOCK: usize = if MAX_OUTPUT > 16 * 1024 {
-    MAX_OUTPUT
-} else {
-    16 * 1024
-};
+/// Room for an ordinary answer: a declaration, a default catalog's list, a short check_call
+/// verdict. Each page of stack a spawn touches is a page fault: with 4 KiB here a one-shot
+/// declaration took 39 faults instead of 38 (`cargo bench --bench spawn`), with 2 KiB 38.
+const OUT: usize = 2048;
 
-struct Block {
-    buf: [u8; BLOCK],
+/// An answer on its way to standard output: gathered here and written in one `write` at the
+/// end when it fits, a buffer at a time when it does not. A piece that does not fit in the
+/// empty buffer (a long declaration, a long argument) goes straight out from
+/// where it is, with no copy.
+struct Out {
+    buf: [u8; OUT],
     len: usize,
 }
 
-impl Write for Block {
+impl Write for Out {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        if BLOCK - self.len < bytes.len() {
+        if OUT - self.len < bytes.len() {
             let mut stdout = io::stdout().lock();
             stdout.write_all(&self.buf[..self.len])?;
             self.len = 0;
-            if bytes.len() > BLOCK {
+            if bytes.len() > OUT {
                 stdout.write_all(bytes)?;
                 return Ok(bytes.len());
             }
@@ -155,42 +143,6 @@ impl Write for Block {
         self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
         self.len += bytes.len();
         Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// A writer that takes an answer only when it comes whole, in one piece ending in a newline,
-/// and passes it to standard output as it is. Anything else it declines before writing a byte,
-/// so [`answer`] can give the request to a buffer instead.
-enum Direct {
-    Waiting,
-    Written,
-    Declined,
-    Failed(io::Error),
-}
-
-impl Write for Direct {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        if !matches!(self, Direct::Waiting) || !bytes.ends_with(b"\n") {
-            *self = Direct::Declined;
-            return Err(io::ErrorKind::Unsupported.into());
-        }
-        // Std's line writer passes a slice ending in a newline straight to the descriptor.
-        let mut stdout = io::stdout().lock();
-        match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
-            Ok(()) => {
-                *self = Direct::Written;
-                Ok(bytes.len())
-            }
-            Err(err) => {
-                let kind = err.kind();
-                *self = Direct::Failed(err);
-                Err(kind.into())
-            }
-        }
     }
 
     fn flush(&mut self) -> io::Result<()> {

@@ -223,6 +223,45 @@ const FAILURES: &[(&[u8], &str)] = &[
     ),
 ];
 
+/// The CLI answers once, through a 2 KiB buffer: an answer that fits goes out in one write,
+/// a longer one a buffer at a time, with pieces larger than the buffer passed straight on.
+/// Every length around those edges is what `respond` writes, byte for byte.
+#[test]
+fn the_cli_writes_what_respond_answers_at_every_length() {
+    for len in [
+        0, 1, 1900, 1990, 2000, 2010, 2040, 2048, 2100, 4096, 4200, 9000,
+    ] {
+        let path = "p".repeat(len);
+        for (format, call) in [
+            (
+                "openai",
+                format!(
+                    r#"{{"id":"c","type":"function","function":{{"name":"read_file","arguments":"{{\"path\":\"{path}\",\"x\":1}}"}}}}"#
+                ),
+            ),
+            (
+                "anthropic",
+                format!(
+                    r#"{{"type":"tool_use","id":"c","name":"read_file","input":{{"path":"{path}"}}}}"#
+                ),
+            ),
+        ] {
+            let request = format!(r#"{{"op":"check_call","format":"{format}","call":{call}}}"#);
+            let mut want = Vec::new();
+            tool_schema::respond(request.as_bytes(), &mut want).unwrap();
+            let out = run(&[], request.as_bytes());
+            assert_eq!(out.status.code(), Some(0));
+            assert!(out.stdout == want, "{format}, a path of {len} bytes");
+        }
+    }
+    for format in ["openai", "mcp"] {
+        let request = format!(r#"{{"op":"tool_list","format":"{format}"}}"#);
+        let mut want = Vec::new();
+        tool_schema::respond(request.as_bytes(), &mut want).unwrap();
+        assert!(run(&[], request.as_bytes()).stdout == want, "{request}");
+    }
+}
+
 #[test]
 fn a_check_call_answer_of_any_length_goes_out_whole() {
     // Arguments of 40 KB: the answer is far longer than any declaration, and written in blocks.
