@@ -338,10 +338,9 @@ fn read_tool(
     entry: &Node<'_>,
     totals: &mut Totals,
 ) -> Result<ToolSpec, CatalogError> {
-    let at = format!("/{index}");
     let Value::Object(members) = &entry.value else {
         return Err(document_error(
-            &at,
+            &format!("/{index}"),
             format!("a tool must be an object, found {}", describe(&entry.value)),
         ));
     };
@@ -355,141 +354,152 @@ fn read_tool(
         )) => quote(name),
         _ => format!("#{index}"),
     };
-    let fail = |pointer: &str, rule: String| Err(tool_error(&label, pointer, rule));
+    read_tool_fields(members, totals).map_err(|(pointer, rule)| tool_error(&label, &pointer, rule))
+}
+
+/// A tool's fields, each checked in turn; a refusal's pointer is within the tool.
+fn read_tool_fields(
+    members: &[(String, Node<'_>)],
+    totals: &mut Totals,
+) -> Result<ToolSpec, SchemaError> {
     if let Some(key) = duplicate(members) {
-        return fail(&child("", key), format!("{} appears twice", quote(key)));
+        return Err((child("", key), format!("{} appears twice", quote(key))));
     }
-    for (key, _) in members {
-        if !matches!(
+    if let Some((key, _)) = members.iter().find(|(key, _)| {
+        !matches!(
             key.as_str(),
             "name" | "description" | "inputSchema" | "annotations"
-        ) {
-            return fail(
-                &child("", key),
-                format!(
-                    "{} is not a field of a catalog tool; expected {TOOL_FIELDS}",
-                    quote(key)
-                ),
-            );
-        }
+        )
+    }) {
+        return Err((
+            child("", key),
+            format!(
+                "{} is not a field of a catalog tool; expected {TOOL_FIELDS}",
+                quote(key)
+            ),
+        ));
     }
     let field = |name: &str| members.iter().find(|(key, _)| key == name).map(|(_, v)| v);
-
-    let name = match field("name") {
-        None => return fail("", "missing \"name\"; every tool needs one".into()),
-        Some(Node {
-            value: Value::String(name),
-            ..
-        }) => name.clone(),
-        Some(other) => {
-            return fail(
-                "/name",
-                format!("must be a string, found {}", describe(&other.value)),
-            )
-        }
-    };
+    let name = required_string(field("name"), "name")?;
     if !is_tool_name(name.as_bytes()) {
-        return fail(
-            "/name",
+        return Err((
+            "/name".into(),
             format!(
                 "{} must match ^[a-zA-Z_][a-zA-Z0-9_-]{{0,63}}$ (OpenAI's and Anthropic's \
                  ^[a-zA-Z0-9_-]{{1,64}}$, starting with a letter or underscore as Gemini asks)",
                 quote(&name)
             ),
-        );
+        ));
     }
-    let description = match field("description") {
-        None => return fail("", "missing \"description\"; every tool needs one".into()),
-        Some(Node {
-            value: Value::String(text),
-            ..
-        }) => text.clone(),
-        Some(other) => {
-            return fail(
-                "/description",
-                format!("must be a string, found {}", describe(&other.value)),
-            )
-        }
-    };
+    let description = required_string(field("description"), "description")?;
     if description.len() > MAX_DESCRIPTION {
-        return fail(
-            "/description",
+        return Err((
+            "/description".into(),
             format!(
                 "{} bytes; OpenAI allows at most {MAX_DESCRIPTION}",
                 description.len()
             ),
-        );
+        ));
     }
+    let [read_only, destructive, idempotent, open_world] = read_hints(field("annotations"))?;
+    let Some(input) = field("inputSchema") else {
+        return Err((
+            "".into(),
+            "missing \"inputSchema\"; every tool needs one".into(),
+        ));
+    };
+    let input = read_schema(input, "/inputSchema", 1, true, totals)?;
+    Ok(ToolSpec {
+        name,
+        description,
+        read_only,
+        destructive,
+        idempotent,
+        open_world,
+        input,
+    })
+}
 
-    // MCP's defaults (modelcontextprotocol.io/specification, schema.ts `ToolAnnotations`):
-    // readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true.
-    // destructiveHint is "meaningful only when readOnlyHint == false", so a read-only tool's
-    // absent destructiveHint is false here, and an explicit true is refused.
-    let mut hints: [Option<bool>; 4] = [None; 4];
+/// A tool field that must be there and hold a string.
+fn required_string(node: Option<&Node<'_>>, key: &str) -> Result<String, SchemaError> {
+    match node {
+        None => Err((
+            "".into(),
+            format!("missing \"{key}\"; every tool needs one"),
+        )),
+        Some(Node {
+            value: Value::String(text),
+            ..
+        }) => Ok(text.clone()),
+        Some(other) => Err((
+            format!("/{key}"),
+            format!("must be a string, found {}", describe(&other.value)),
+        )),
+    }
+}
+
+/// MCP's four hints, as `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`,
+/// with MCP's defaults (modelcontextprotocol.io/specification, schema.ts `ToolAnnotations`):
+/// readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true.
+/// destructiveHint is "meaningful only when readOnlyHint == false", so a read-only tool's
+/// absent destructiveHint is false here, and an explicit true is refused.
+fn read_hints(annotations: Option<&Node<'_>>) -> Result<[bool; 4], SchemaError> {
     const HINTS: [&str; 4] = [
         "readOnlyHint",
         "destructiveHint",
         "idempotentHint",
         "openWorldHint",
     ];
-    if let Some(annotations) = field("annotations") {
+    let mut hints: [Option<bool>; 4] = [None; 4];
+    if let Some(annotations) = annotations {
         let Value::Object(members) = &annotations.value else {
-            return fail(
-                "/annotations",
+            return Err((
+                "/annotations".into(),
                 format!("must be an object, found {}", describe(&annotations.value)),
-            );
+            ));
         };
         if let Some(key) = duplicate(members) {
-            return fail(
-                &child("/annotations", key),
+            return Err((
+                child("/annotations", key),
                 format!("{} appears twice", quote(key)),
-            );
+            ));
         }
         for (key, value) in members {
             let pointer = child("/annotations", key);
             let Some(slot) = HINTS.iter().position(|hint| hint == key) else {
-                return fail(
-                    &pointer,
+                return Err((
+                    pointer,
                     format!(
                         "{} is not a hint this catalog keeps; expected readOnlyHint, \
                          destructiveHint, idempotentHint, openWorldHint",
                         quote(key)
                     ),
-                );
+                ));
             };
             let Value::Bool(flag) = value.value else {
-                return fail(
-                    &pointer,
+                return Err((
+                    pointer,
                     format!("must be a boolean, found {}", describe(&value.value)),
-                );
+                ));
             };
             hints[slot] = Some(flag);
         }
     }
     let read_only = hints[0].unwrap_or(false);
     if read_only && hints[1] == Some(true) {
-        return fail(
-            "/annotations/destructiveHint",
+        return Err((
+            "/annotations/destructiveHint".into(),
             "true, but readOnlyHint is true: MCP gives destructiveHint meaning only when \
              readOnlyHint is false, so a read-only tool cannot be destructive"
                 .into(),
-        );
+        ));
     }
-
-    let Some(input) = field("inputSchema") else {
-        return fail("", "missing \"inputSchema\"; every tool needs one".into());
-    };
-    let input = read_schema(input, "/inputSchema", 1, true, totals)
-        .map_err(|(pointer, rule)| tool_error(&label, &pointer, rule))?;
-    Ok(ToolSpec {
-        name,
-        description,
+    Ok([
         read_only,
-        destructive: hints[1].unwrap_or(!read_only),
-        idempotent: hints[2].unwrap_or(false),
-        open_world: hints[3].unwrap_or(true),
-        input,
-    })
+        hints[1].unwrap_or(!read_only),
+        hints[2].unwrap_or(false),
+        hints[3].unwrap_or(true),
+    ])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -529,127 +539,31 @@ fn read_schema(
     root: bool,
     totals: &mut Totals,
 ) -> Result<NodeSpec, SchemaError> {
-    let fail = |pointer: String, rule: String| Err((pointer, rule));
     let Value::Object(members) = &node.value else {
-        return fail(
+        return Err((
             pointer.into(),
             format!(
                 "a schema must be an object, found {}",
                 describe(&node.value)
             ),
-        );
+        ));
     };
     if let Some(key) = duplicate(members) {
-        return fail(child(pointer, key), format!("{} appears twice", quote(key)));
+        return Err((child(pointer, key), format!("{} appears twice", quote(key))));
     }
     let field = |name: &str| members.iter().find(|(key, _)| key == name).map(|(_, v)| v);
-
-    let ty: &'static str = match field("type") {
-        None => {
-            return fail(
-                pointer.into(),
-                format!("missing \"type\"; give exactly one of {TYPES}"),
-            )
-        }
-        Some(Node {
-            value: Value::String(ty),
-            ..
-        }) => match ["object", "array", "string", "integer", "number", "boolean"]
-            .into_iter()
-            .find(|known| known == ty)
-        {
-            Some(known) => known,
-            None => {
-                return fail(
-                    child(pointer, "type"),
-                    format!(
-                        "{} is not a supported type; expected one of {TYPES}",
-                        quote(ty)
-                    ),
-                )
-            }
-        },
-        Some(Node {
-            value: Value::Array(_),
-            ..
-        }) => {
-            return fail(
-                child(pointer, "type"),
-                format!("a list of types is not supported; give exactly one of {TYPES}"),
-            )
-        }
-        Some(other) => {
-            return fail(
-                child(pointer, "type"),
-                format!("must be a string, found {}", describe(&other.value)),
-            )
-        }
-    };
-    if root && ty != "object" {
-        return fail(
-            child(pointer, "type"),
-            format!("the arguments must be an object, found {}", quote(ty)),
-        );
-    }
+    let ty = read_type(field("type"), pointer, root)?;
     if ty == "object" && object_depth > MAX_OBJECT_NESTING {
-        return fail(
+        return Err((
             pointer.into(),
             format!(
                 "{object_depth} levels of object nesting; OpenAI strict allows at most \
                  {MAX_OBJECT_NESTING}"
             ),
-        );
+        ));
     }
-
-    // Every keyword must be in the subset and apply to this type.
     for (key, _) in members {
-        let applies = match key.as_str() {
-            "type" | "description" => true,
-            "$schema" if root => true,
-            "$schema" => {
-                return fail(
-                    child(pointer, key),
-                    "only the root of inputSchema may have \"$schema\"".into(),
-                )
-            }
-            "default" => {
-                if matches!(ty, "object" | "array") {
-                    return fail(
-                        child(pointer, key),
-                        format!(
-                            "\"default\" applies to string, integer, number and boolean \
-                             schemas, not {ty}"
-                        ),
-                    );
-                }
-                true
-            }
-            other => match KEYWORDS.iter().find(|(keyword, _)| *keyword == other) {
-                Some((_, types)) if types.contains(&ty) => true,
-                Some((keyword, types)) => {
-                    return fail(
-                        child(pointer, key),
-                        format!(
-                            "\"{keyword}\" applies to {} schemas, not {ty}",
-                            types.join(" and ")
-                        ),
-                    )
-                }
-                None => false,
-            },
-        };
-        if !applies {
-            return fail(
-                child(pointer, key),
-                format!(
-                    "keyword {} is not supported; the catalog's schema subset is type, \
-                     description, properties, required, additionalProperties, items, minItems, \
-                     maxItems, enum, minLength, maxLength, minimum, maximum, default, and \
-                     $schema at the root",
-                    quote(key)
-                ),
-            );
-        }
+        check_keyword(key, ty, pointer, root)?;
     }
 
     let mut spec = NodeSpec {
@@ -686,66 +600,11 @@ fn read_schema(
 
     match ty {
         "object" => read_object(&mut spec, &field, pointer, object_depth, root, totals)?,
-        "array" => {
-            let Some(items) = field("items") else {
-                return fail(
-                    pointer.into(),
-                    "an array schema needs \"items\", one schema for every element".into(),
-                );
-            };
-            if let Value::Array(_) = items.value {
-                return fail(
-                    child(pointer, "items"),
-                    "must be one schema object; a list of schemas (a tuple) is not supported"
-                        .into(),
-                );
-            }
-            let items_pointer = child(pointer, "items");
-            spec.items = Some(Box::new(read_schema(
-                items,
-                &items_pointer,
-                object_depth + 1,
-                false,
-                totals,
-            )?));
-            (spec.min_items, spec.max_items) = counts(&field, pointer, "minItems", "maxItems")?;
-        }
+        "array" => read_array(&mut spec, &field, pointer, object_depth, totals)?,
         "string" => {
             (spec.min_length, spec.max_length) = counts(&field, pointer, "minLength", "maxLength")?;
         }
-        "integer" | "number" => {
-            let bound = |key: &str| -> Result<Option<(String, f64)>, SchemaError> {
-                match field(key) {
-                    None => Ok(None),
-                    Some(Node {
-                        value: Value::Number(text),
-                        ..
-                    }) => match text.parse::<f64>() {
-                        Ok(value) if value.is_finite() => Ok(Some((text.to_string(), value))),
-                        _ => Err((
-                            child(pointer, key),
-                            format!("{text} is out of range for a 64-bit float"),
-                        )),
-                    },
-                    Some(other) => Err((
-                        child(pointer, key),
-                        format!("must be a number, found {}", describe(&other.value)),
-                    )),
-                }
-            };
-            let minimum = bound("minimum")?;
-            let maximum = bound("maximum")?;
-            if let (Some((low, low_value)), Some((high, high_value))) = (&minimum, &maximum) {
-                if low_value > high_value {
-                    return fail(
-                        child(pointer, "minimum"),
-                        format!("{low} is more than maximum {high}"),
-                    );
-                }
-            }
-            spec.minimum = minimum.map(|(text, _)| text);
-            spec.maximum = maximum.map(|(text, _)| text);
-        }
+        "integer" | "number" => (spec.minimum, spec.maximum) = bounds(&field, pointer)?,
         _ => {}
     }
     if let Some(values) = field("enum") {
@@ -755,6 +614,180 @@ fn read_schema(
         spec.default = Some(read_default(default, &spec, pointer)?);
     }
     Ok(spec)
+}
+
+/// The node's one type, of those the subset has; the root's must be `object`.
+fn read_type(
+    node: Option<&Node<'_>>,
+    pointer: &str,
+    root: bool,
+) -> Result<&'static str, SchemaError> {
+    let ty: &'static str = match node {
+        None => {
+            return Err((
+                pointer.into(),
+                format!("missing \"type\"; give exactly one of {TYPES}"),
+            ))
+        }
+        Some(Node {
+            value: Value::String(ty),
+            ..
+        }) => match ["object", "array", "string", "integer", "number", "boolean"]
+            .into_iter()
+            .find(|known| known == ty)
+        {
+            Some(known) => known,
+            None => {
+                return Err((
+                    child(pointer, "type"),
+                    format!(
+                        "{} is not a supported type; expected one of {TYPES}",
+                        quote(ty)
+                    ),
+                ))
+            }
+        },
+        Some(Node {
+            value: Value::Array(_),
+            ..
+        }) => {
+            return Err((
+                child(pointer, "type"),
+                format!("a list of types is not supported; give exactly one of {TYPES}"),
+            ))
+        }
+        Some(other) => {
+            return Err((
+                child(pointer, "type"),
+                format!("must be a string, found {}", describe(&other.value)),
+            ))
+        }
+    };
+    if root && ty != "object" {
+        return Err((
+            child(pointer, "type"),
+            format!("the arguments must be an object, found {}", quote(ty)),
+        ));
+    }
+    Ok(ty)
+}
+
+/// That `key` is a keyword of the subset and applies to a node of type `ty`.
+fn check_keyword(key: &str, ty: &str, pointer: &str, root: bool) -> Result<(), SchemaError> {
+    let applies = match key {
+        "type" | "description" => true,
+        "$schema" if root => true,
+        "$schema" => {
+            return Err((
+                child(pointer, key),
+                "only the root of inputSchema may have \"$schema\"".into(),
+            ))
+        }
+        "default" if matches!(ty, "object" | "array") => {
+            return Err((
+                child(pointer, key),
+                format!(
+                    "\"default\" applies to string, integer, number and boolean schemas, \
+                     not {ty}"
+                ),
+            ))
+        }
+        "default" => true,
+        other => match KEYWORDS.iter().find(|(keyword, _)| *keyword == other) {
+            Some((_, types)) if types.contains(&ty) => true,
+            Some((keyword, types)) => {
+                return Err((
+                    child(pointer, key),
+                    format!(
+                        "\"{keyword}\" applies to {} schemas, not {ty}",
+                        types.join(" and ")
+                    ),
+                ))
+            }
+            None => false,
+        },
+    };
+    if applies {
+        return Ok(());
+    }
+    Err((
+        child(pointer, key),
+        format!(
+            "keyword {} is not supported; the catalog's schema subset is type, description, \
+             properties, required, additionalProperties, items, minItems, maxItems, enum, \
+             minLength, maxLength, minimum, maximum, default, and $schema at the root",
+            quote(key)
+        ),
+    ))
+}
+
+/// An array's `items`, one schema, and its counts.
+fn read_array<'n>(
+    spec: &mut NodeSpec,
+    field: &dyn Fn(&str) -> Option<&'n Node<'n>>,
+    pointer: &str,
+    object_depth: usize,
+    totals: &mut Totals,
+) -> Result<(), SchemaError> {
+    let Some(items) = field("items") else {
+        return Err((
+            pointer.into(),
+            "an array schema needs \"items\", one schema for every element".into(),
+        ));
+    };
+    let items_pointer = child(pointer, "items");
+    if let Value::Array(_) = items.value {
+        return Err((
+            items_pointer,
+            "must be one schema object; a list of schemas (a tuple) is not supported".into(),
+        ));
+    }
+    spec.items = Some(Box::new(read_schema(
+        items,
+        &items_pointer,
+        object_depth + 1,
+        false,
+        totals,
+    )?));
+    (spec.min_items, spec.max_items) = counts(field, pointer, "minItems", "maxItems")?;
+    Ok(())
+}
+
+/// A number's `minimum` and `maximum`, as written: finite 64-bit floats, the first not above
+/// the second.
+fn bounds<'n>(
+    field: &dyn Fn(&str) -> Option<&'n Node<'n>>,
+    pointer: &str,
+) -> Result<(Option<String>, Option<String>), SchemaError> {
+    let bound = |key: &str| -> Result<Option<(String, f64)>, SchemaError> {
+        match field(key) {
+            None => Ok(None),
+            Some(Node {
+                value: Value::Number(text),
+                ..
+            }) => match text.parse::<f64>() {
+                Ok(value) if value.is_finite() => Ok(Some((text.to_string(), value))),
+                _ => Err((
+                    child(pointer, key),
+                    format!("{text} is out of range for a 64-bit float"),
+                )),
+            },
+            Some(other) => Err((
+                child(pointer, key),
+                format!("must be a number, found {}", describe(&other.value)),
+            )),
+        }
+    };
+    let (minimum, maximum) = (bound("minimum")?, bound("maximum")?);
+    if let (Some((low, low_value)), Some((high, high_value))) = (&minimum, &maximum) {
+        if low_value > high_value {
+            return Err((
+                child(pointer, "minimum"),
+                format!("{low} is more than maximum {high}"),
+            ));
+        }
+    }
+    Ok((minimum.map(|(text, _)| text), maximum.map(|(text, _)| text)))
 }
 
 fn read_object<'n>(

@@ -27,33 +27,41 @@ use std::io::{self, Write};
 // `RENDERED_LEN` and `SPANS`, measured by build.rs.
 include!(concat!(env!("OUT_DIR"), "/layout.rs"));
 
-/// One tool's declaration in `shape`, without a newline.
-///
-/// # Panics
-/// When `tool` is not an index of [`TOOLS`].
+/// One tool's declaration in `shape`, without a newline: what a harness that builds its own
+/// request body puts in the `tools` list. `None` when `tool` is not an index of [`TOOLS`].
 #[inline]
-pub fn declaration(tool: usize, shape: Shape) -> &'static [u8] {
-    let (start, end) = SPANS[slot(shape, tool, TOOLS.len())];
-    &RENDERED[start..end - 1]
+pub fn declaration(tool: usize, shape: Shape) -> Option<&'static [u8]> {
+    (tool < TOOLS.len()).then(|| {
+        let answer = answer(tool, shape);
+        &answer[..answer.len() - 1]
+    })
 }
 
-/// A whole `tool_schema` response: the declaration and its newline, in one write.
+/// The declaration of tool `tool`, a valid index, and its newline.
 #[inline]
-pub fn write_tool(out: &mut impl Write, tool: usize, shape: Shape) -> io::Result<()> {
+fn answer(tool: usize, shape: Shape) -> &'static [u8] {
     let (start, end) = SPANS[slot(shape, tool, TOOLS.len())];
-    out.write_all(&RENDERED[start..end])
+    &RENDERED[start..end]
+}
+
+/// A whole `tool_schema` response: the declaration and its newline, in one write. `tool` is an
+/// index that the catalog's lookup returned.
+#[inline]
+pub(crate) fn write_tool(out: &mut impl Write, tool: usize, shape: Shape) -> io::Result<()> {
+    out.write_all(answer(tool, shape))
 }
 
 /// A whole `tool_list` response: every declaration in catalog order, as one JSON array on one
 /// line.
 #[inline]
-pub fn write_list(out: &mut impl Write, shape: Shape) -> io::Result<()> {
+pub(crate) fn write_list(out: &mut impl Write, shape: Shape) -> io::Result<()> {
     out.write_all(b"[")?;
     for tool in 0..TOOLS.len() {
         if tool > 0 {
             out.write_all(b",")?;
         }
-        out.write_all(declaration(tool, shape))?;
+        let answer = answer(tool, shape);
+        out.write_all(&answer[..answer.len() - 1])?;
     }
     out.write_all(b"]\n")
 }

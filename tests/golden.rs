@@ -315,3 +315,20 @@ fn a_long_call_is_answered_and_cross_checked_whole() {
     ) + "\n";
     common::assert_same_bytes(&answer(request.as_bytes()), want.as_bytes(), "40 KiB call");
 }
+
+/// `writer::declaration` is each tool's golden answer without its newline, and `None` past the
+/// catalog's end, in every shape (it used to panic there).
+#[test]
+fn a_declaration_by_index_is_the_golden_answer_or_none() {
+    for shape in Shape::all() {
+        for (index, tool) in TOOLS.iter().enumerate() {
+            let golden = golden(tool.name, shape);
+            assert_eq!(
+                tool_schema::writer::declaration(index, shape),
+                Some(&golden[..golden.len() - 1])
+            );
+        }
+        assert_eq!(tool_schema::writer::declaration(TOOLS.len(), shape), None);
+        assert_eq!(tool_schema::writer::declaration(usize::MAX, shape), None);
+    }
+}

@@ -1,82 +1,255 @@
-//! Exhaustive mini-fuzz on the stable toolchain: every sequence of up to four pieces from a
-//! vocabulary of JSON fragments goes through `respond`, and each verdict must match a small
-//! reference written here to be obviously correct rather than fast: a recursive-descent parser
-//! into owned values (UTF-8 checked by std, surrogates paired by `String::from_utf16`), then the
-//! request rules read straight off the README. A success must be the golden file's bytes.
+//! Exhaustive mini-fuzz on the stable toolchain. Every combination of request fields (each op,
+//! each field absent or with a good or a bad value, check_call's calls in every format's
+//! envelope, an unknown or repeated field), in three orders, goes through `respond`, and so
+//! does every near miss of the usual requests. Each verdict must match a small reference written here to be obviously
+//! correct rather than fast: a recursive-descent parser into owned values (UTF-8 checked by
+//! std, surrogates paired by `String::from_utf16`), then the request rules read straight off
+//! the README. A declaration must be the golden file's bytes; a call's verdict is the table
+//! [`CALLS`] wrote by hand from the README's envelopes and rules.
 
 use std::collections::{BTreeMap, HashMap};
 use tool_schema::respond;
 
-const PIECES: &[&[u8]] = &[
-    b"{",
-    b"}",
-    b"[",
-    b"]",
-    b":",
-    b",",
-    b" ",
-    b"\"op\"",
-    b"\"tool\"",
-    b"\"tool_list\"",
-    b"\"read_file\"",
-    b"\"\\u006fp\"",
-    b"\"\\ud800\"",
-    b"\"\\ud83d\\ude00\"",
-    b"\"a\\\"b\"",
-    "\"é\"".as_bytes(),
-    b"-0",
-    b"1e5",
-    b"01",
-    b"true",
-    b"null",
-    b"\xFF",
-    b"{\"op\":\"tool_schema\"",
-    b"{\"op\":\"tool_list\"",
-    b",\"tool\":\"patch_file\"",
-    b",\"format\":\"gemini\"",
-    b",\"strict\":true",
-    b"{\"op\":\"x\"",
-    b",\"tool\":1",
-    b",\"tool\":\"rm\"",
-    b",\"format\":\"x\"",
+/// A call in one format's envelope, and what `check_call` makes of it in every format (in
+/// `Format`'s order: openai, openai_responses, anthropic, gemini, mcp), from the README: the
+/// envelope's fields are read in the order the call gives them, skipping fields the format
+/// does not name; a named field of the wrong type is `wrong_type` at once, a missing one
+/// `missing_field` after the last, in the envelope table's order.
+struct CallCase {
+    call: &'static str,
+    outcomes: [Outcome; 5],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Outcome {
+    /// The verdict is valid: these bytes.
+    Valid(&'static str),
+    /// The verdict is invalid, with these problem codes in order.
+    Invalid(&'static [&'static str]),
+    /// The request is refused with this code.
+    Refused(&'static str),
+}
+
+use Outcome::{Invalid, Refused, Valid};
+
+const CALLS: &[CallCase] = &[
+    CallCase {
+        call: r#"{"id":"c1","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"a\"}"}}"#,
+        outcomes: [
+            Valid(r#"{"arguments":{"path":"a"},"id":"c1","name":"read_file","ok":true}"#),
+            Refused("wrong_type"),
+            Refused("wrong_type"),
+            Refused("missing_field"),
+            Refused("missing_field"),
+        ],
+    },
+    CallCase {
+        call: r#"{"id":"c2","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"a\",\"start_line\":\"1\",\"limit\":4}"}}"#,
+        outcomes: [
+            Invalid(&["wrong_argument_type", "unknown_argument"]),
+            Refused("wrong_type"),
+            Refused("wrong_type"),
+            Refused("missing_field"),
+            Refused("missing_field"),
+        ],
+    },
+    CallCase {
+        call: r#"{"id":"c3","type":"function","function":{"name":"read_file","arguments":"{\"path\":"}}"#,
+        outcomes: [
+            Invalid(&["truncated_arguments"]),
+            Refused("wrong_type"),
+            Refused("wrong_type"),
+            Refused("missing_field"),
+            Refused("missing_field"),
+        ],
+    },
+    CallCase {
+        call: r#"{"type":"function_call","call_id":"c4","name":"write_file","arguments":"{}"}"#,
+        outcomes: [
+            Refused("wrong_type"),
+            Invalid(&["missing_argument", "missing_argument"]),
+            Refused("wrong_type"),
+            Invalid(&["missing_argument", "missing_argument"]),
+            Invalid(&["arguments_not_object"]),
+        ],
+    },
+    CallCase {
+        call: r#"{"type":"tool_use","id":"t1","name":"write_file","input":{"path":"a","content":"b"}}"#,
+        outcomes: [
+            Refused("wrong_type"),
+            Refused("wrong_type"),
+            Valid(
+                r#"{"arguments":{"content":"b","path":"a"},"id":"t1","name":"write_file","ok":true}"#,
+            ),
+            Invalid(&["missing_argument", "missing_argument"]),
+            Invalid(&["missing_argument", "missing_argument"]),
+        ],
+    },
+    CallCase {
+        call: r#"{"name":"patch_file","args":{"path":"a","old_str":"x","new_str":"y"}}"#,
+        outcomes: [
+            Refused("missing_field"),
+            Refused("missing_field"),
+            Refused("missing_field"),
+            Valid(
+                r#"{"arguments":{"new_str":"y","old_str":"x","path":"a"},"name":"patch_file","ok":true}"#,
+            ),
+            Invalid(&["missing_argument", "missing_argument", "missing_argument"]),
+        ],
+    },
+    CallCase {
+        call: r#"{"name":"read_file"}"#,
+        outcomes: [
+            Refused("missing_field"),
+            Refused("missing_field"),
+            Refused("missing_field"),
+            Invalid(&["missing_argument"]),
+            Invalid(&["missing_argument"]),
+        ],
+    },
+    CallCase {
+        call: r#"{"name":"rm","arguments":{}}"#,
+        outcomes: [
+            Refused("missing_field"),
+            Refused("wrong_type"),
+            Refused("missing_field"),
+            Invalid(&["unknown_tool"]),
+            Invalid(&["unknown_tool"]),
+        ],
+    },
+];
+
+const FORMATS: [&str; 5] = ["openai", "openai_responses", "anthropic", "gemini", "mcp"];
+
+/// A field's choices: absent (`None`), or a member as written.
+type Choices = &'static [Option<&'static str>];
+
+const TOOLS: Choices = &[
+    Some(r#""tool":"read_file""#),
+    Some(r#""tool":"write_file""#),
+    Some(r#""tool":"patch_\u0066ile""#),
+    Some(r#""tool":"rm""#),
+    Some(r#""tool":7"#),
+    None,
+];
+const FORMAT: Choices = &[
+    None,
+    Some(r#""format":"openai""#),
+    Some(r#""format":"openai_responses""#),
+    Some(r#""format":"anthropic""#),
+    Some(r#""format":"gemini""#),
+    Some(r#""format":"mcp""#),
+    Some(r#""format":"x""#),
+];
+const STRICT: Choices = &[
+    None,
+    Some(r#""strict":true"#),
+    Some(r#""strict":false"#),
+    Some(r#""strict":"yes""#),
+];
+/// An op, one choice of its own field, and the formats to try them in.
+type OpChoices = (
+    Option<&'static str>,
+    Option<String>,
+    Vec<Option<&'static str>>,
+);
+
+/// What else a request may carry: mostly nothing; an unknown field, `tool` or `call` where the
+/// op has none, or `op` again.
+const EXTRA: Choices = &[
+    None,
+    None,
+    None,
+    None,
+    Some(r#""x":null"#),
+    Some(r#""tool":"read_file""#),
+    Some(r#""call":{"name":"read_file"}"#),
+    Some(r#""op":"tool_list""#),
 ];
 
 #[test]
-fn every_sequence_of_up_to_four_pieces_agrees_with_the_reference() {
+fn every_combination_of_request_fields_agrees_with_the_reference() {
     let goldens = goldens();
-    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut input = Vec::new();
-    let mut out = Vec::with_capacity(tool_schema::MAX_OUTPUT);
-    let n = PIECES.len();
-    let mut cases = 0;
-    for len in 0..=4u32 {
-        for mut index in 0..n.pow(len) {
-            input.clear();
-            for _ in 0..len {
-                input.extend_from_slice(PIECES[index % n]);
-                index /= n;
+    // Each op with the choices of its own field, and the formats to try them in: every format
+    // for a declaration; for a call, the formats whose envelope it is (absent for openai) and
+    // the first it is not, since a call in a foreign envelope is refused at once.
+    let all_formats: Vec<Option<&str>> = FORMAT.to_vec();
+    let mut requests: Vec<OpChoices> = Vec::new();
+    for tool in TOOLS {
+        let op = Some(r#""op":"tool_schema""#);
+        requests.push((op, tool.map(String::from), all_formats.clone()));
+    }
+    requests.push((Some(r#""op":"tool_list""#), None, all_formats.clone()));
+    for case in CALLS {
+        let mut formats: Vec<Option<&str>> = Vec::new();
+        let mut foreign = None;
+        for (index, outcome) in case.outcomes.iter().enumerate() {
+            let format = FORMAT[index + 1];
+            match outcome {
+                Refused(_) => foreign = foreign.or(Some(format)),
+                _ if index == 0 => formats.extend([None, format]),
+                _ => formats.push(format),
             }
-            out.clear();
-            let ours = respond(&input, &mut out)
-                .map(|()| out.as_slice())
-                .map_err(|err| err.code());
-            let want = reference(&input, &goldens);
-            assert_eq!(
-                ours,
-                want.as_deref().map_err(|code| *code),
-                "{:?}",
-                String::from_utf8_lossy(&input)
-            );
-            *seen.entry(want.err().unwrap_or("ok")).or_default() += 1;
-            cases += 1;
+        }
+        formats.extend(foreign);
+        formats.push(FORMAT[6]); // "x"
+        let call = Some(format!(r#""call":{}"#, case.call));
+        requests.push((Some(r#""op":"check_call""#), call, formats));
+    }
+    let check_call = Some(r#""op":"check_call""#);
+    requests.push((check_call, Some(r#""call":[]"#.into()), all_formats.clone()));
+    requests.push((check_call, None, all_formats.clone()));
+    for op in [Some(r#""op":"x""#), Some(r#""\u006fp":1"#), None] {
+        requests.push((
+            op,
+            Some(r#""tool":"read_file""#.into()),
+            all_formats.clone(),
+        ));
+    }
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out = Vec::new();
+    let mut cases = 0;
+    for (op, field, formats) in &requests {
+        for format in formats {
+            for strict in STRICT {
+                for extra in EXTRA {
+                    let members: Vec<&str> = [*op, field.as_deref()]
+                        .into_iter()
+                        .chain([*format, *strict, *extra])
+                        .flatten()
+                        .collect();
+                    // In three orders (as listed, reversed, rotated), each compact and
+                    // with whitespace between every token.
+                    for order in 0..3 {
+                        let mut members = members.clone();
+                        match order {
+                            1 => members.reverse(),
+                            2 if !members.is_empty() => members.rotate_left(1),
+                            _ => {}
+                        }
+                        for input in [
+                            format!("{{{}}}", members.join(",")),
+                            format!(" {{ {} }}\n", members.join(" ,\t")),
+                        ] {
+                            out.clear();
+                            let ours =
+                                respond(input.as_bytes(), &mut out).map_err(|err| err.code());
+                            let want = reference(input.as_bytes(), &goldens);
+                            *seen.entry(agree(&ours, &out, &want, &input)).or_default() += 1;
+                            cases += 1;
+                        }
+                    }
+                }
+            }
         }
     }
     eprintln!("{cases} cases: {seen:?}");
-    // The vocabulary reaches every outcome a short request can have.
+    // Each op answered, each verdict, every code a well-formed request can get.
     for outcome in [
-        "ok",
-        "malformed_json",
-        "not_an_object",
+        "tool_schema",
+        "tool_list",
+        "check_call valid",
+        "check_call invalid",
         "duplicate_field",
         "unknown_field",
         "missing_field",
@@ -87,6 +260,57 @@ fn every_sequence_of_up_to_four_pieces_agrees_with_the_reference() {
         "unsupported",
     ] {
         assert!(seen.contains_key(outcome), "no case ended in {outcome}");
+    }
+    let answered: usize = [
+        "tool_schema",
+        "tool_list",
+        "check_call valid",
+        "check_call invalid",
+    ]
+    .iter()
+    .map(|outcome| seen[*outcome])
+    .sum();
+    // Every request is well-formed JSON; a tenth or more must pass every rule and be answered.
+    assert!(
+        answered * 10 > cases,
+        "only {answered} of {cases} requests were answered"
+    );
+}
+
+/// Asserts that `respond`'s result (`ours`, having written `out`) is what the reference
+/// wants; returns the outcome's name.
+fn agree(ours: &Result<(), &str>, out: &[u8], want: &Want, input: &str) -> String {
+    match (ours, want) {
+        (Err(code), Want::Refused(want)) => {
+            assert_eq!(code, want, "{input}");
+            assert!(out.is_empty(), "{input}: wrote before refusing");
+            code.to_string()
+        }
+        (Ok(()), Want::Declaration(op, bytes)) => {
+            assert!(out == bytes.as_slice(), "{input}: not the golden bytes");
+            op.to_string()
+        }
+        (Ok(()), Want::Verdict(Valid(answer))) => {
+            assert_eq!(
+                String::from_utf8_lossy(out),
+                format!("{answer}\n"),
+                "{input}"
+            );
+            "check_call valid".into()
+        }
+        (Ok(()), Want::Verdict(Invalid(codes))) => {
+            let text = String::from_utf8_lossy(out);
+            let found: Vec<&str> = text
+                .split(r#"{"code":""#)
+                .skip(1)
+                .map(|rest| &rest[..rest.find('"').unwrap()])
+                .collect();
+            assert_eq!(&found, codes, "{input}: {text}");
+            assert!(text.contains(r#","ok":false,"#), "{input}: {text}");
+            "check_call invalid".into()
+        }
+        (Ok(()), Want::Verdict(Refused(code))) => panic!("{input}: answered, not {code}"),
+        (ours, want) => panic!("{input}: {ours:?} against {want:?}"),
     }
 }
 
@@ -138,13 +362,10 @@ fn the_usual_requests_and_their_near_misses_agree_with_the_reference() {
     let mut out = Vec::with_capacity(tool_schema::MAX_OUTPUT);
     let mut check = |input: &[u8]| {
         out.clear();
-        let ours = respond(input, &mut out)
-            .map(|()| out.as_slice())
-            .map_err(|err| err.code());
+        let ours = respond(input, &mut out).map_err(|err| err.code());
         let want = reference(input, &goldens);
-        let want = want.as_deref().map_err(|code| *code);
-        assert_eq!(ours, want, "{:?}", String::from_utf8_lossy(input));
-        want.is_ok()
+        let outcome = agree(&ours, &out, &want, &String::from_utf8_lossy(input));
+        ["tool_schema", "tool_list"].contains(&outcome.as_str())
     };
     let (mut cases, mut accepted) = (0, 0);
     for request in &requests {
@@ -214,26 +435,45 @@ enum Value {
     Number,
     String(String),
     Array,
-    Object(Vec<(String, Value)>),
+    /// Members with the text of each value as written.
+    Object(Vec<(String, Value, String)>),
 }
 
-/// What `respond` must do with `input`: the answer's bytes, or the error code.
-fn reference(
+/// What `respond` must do with a request.
+#[derive(Debug)]
+enum Want {
+    Refused(&'static str),
+    /// An op's answer that is a golden file: the op, and the bytes.
+    Declaration(&'static str, Vec<u8>),
+    /// A check_call's answer.
+    Verdict(Outcome),
+}
+
+/// What `respond` must do with `input`.
+fn reference(input: &[u8], goldens: &HashMap<(String, String, bool), Vec<u8>>) -> Want {
+    match request_rules(input, goldens) {
+        Ok(want) => want,
+        Err(code) => Want::Refused(code),
+    }
+}
+
+fn request_rules(
     input: &[u8],
     goldens: &HashMap<(String, String, bool), Vec<u8>>,
-) -> Result<Vec<u8>, &'static str> {
+) -> Result<Want, &'static str> {
     // Short inputs only: no case comes near the depth or size limits.
-    let Some(document) = parse_document(input) else {
+    let Some((document, _)) = parse_document(input) else {
         return Err("malformed_json");
     };
     let Value::Object(members) = document else {
         return Err("not_an_object");
     };
-    let mut fields: BTreeMap<&str, &Value> = BTreeMap::new();
-    for (key, value) in &members {
+    let mut fields: BTreeMap<&str, (&Value, &str)> = BTreeMap::new();
+    for (key, value, raw) in &members {
         let type_ok = match key.as_str() {
             "op" | "tool" | "format" => matches!(value, Value::String(_)),
             "strict" => matches!(value, Value::Bool(_)),
+            "call" => matches!(value, Value::Object(_)),
             _ => return Err("unknown_field"),
         };
         if fields.contains_key(key.as_str()) {
@@ -242,47 +482,67 @@ fn reference(
         if !type_ok {
             return Err("wrong_type");
         }
-        fields.insert(key, value);
+        fields.insert(key, (value, raw));
     }
     let text = |name| match fields.get(name) {
-        Some(Value::String(text)) => Some(text.as_str()),
+        Some((Value::String(text), _)) => Some(text.as_str()),
         _ => None,
     };
-    let list = match text("op") {
+    let op = match text("op") {
         None => return Err("missing_field"),
-        Some("tool_schema") => false,
-        Some("tool_list") => true,
+        Some(op @ ("tool_schema" | "tool_list" | "check_call")) => op,
         Some(_) => return Err("unknown_op"),
     };
-    let tool = match (list, text("tool")) {
-        (true, Some(_)) => return Err("unknown_field"),
-        (false, None) => return Err("missing_field"),
-        (_, tool) => tool,
-    };
-    let format = text("format").unwrap_or("openai");
-    if !["openai", "openai_responses", "anthropic", "gemini", "mcp"].contains(&format) {
-        return Err("unknown_format");
+    // `tool` belongs to tool_schema and `call` to check_call alone.
+    for (field, owner) in [("tool", "tool_schema"), ("call", "check_call")] {
+        match (fields.contains_key(field), op == owner) {
+            (true, false) => return Err("unknown_field"),
+            (false, true) => return Err("missing_field"),
+            _ => {}
+        }
     }
-    let strict = matches!(fields.get("strict"), Some(Value::Bool(true)));
+    let format = text("format").unwrap_or("openai");
+    let Some(format_index) = FORMATS.iter().position(|known| *known == format) else {
+        return Err("unknown_format");
+    };
+    let strict = matches!(fields.get("strict"), Some((Value::Bool(true), _)));
     if strict && ["gemini", "mcp"].contains(&format) {
         return Err("unsupported");
     }
-    let name = match tool {
+    if op == "check_call" {
+        let raw = fields["call"].1;
+        let case = CALLS
+            .iter()
+            .find(|case| case.call == raw)
+            .expect("a call of the table");
+        return match case.outcomes[format_index] {
+            Refused(code) => Err(code),
+            outcome => Ok(Want::Verdict(outcome)),
+        };
+    }
+    let name = match text("tool") {
         None => "tool_list",
         Some(tool @ ("read_file" | "write_file" | "patch_file")) => tool,
         Some(_) => return Err("unknown_tool"),
     };
-    Ok(goldens[&(name.to_string(), format.to_string(), strict)].clone())
+    Ok(Want::Declaration(
+        if op == "tool_list" {
+            "tool_list"
+        } else {
+            "tool_schema"
+        },
+        goldens[&(name.to_string(), format.to_string(), strict)].clone(),
+    ))
 }
 
-fn parse_document(input: &[u8]) -> Option<Value> {
+fn parse_document(input: &[u8]) -> Option<(Value, ())> {
     let text = std::str::from_utf8(input).ok()?; // JSON text is UTF-8, all of it
     let chars: Vec<char> = text.chars().collect();
     let mut parser = Parser { chars, at: 0 };
     parser.whitespace();
     let value = parser.value()?;
     parser.whitespace();
-    (parser.at == parser.chars.len()).then_some(value)
+    (parser.at == parser.chars.len()).then_some((value, ()))
 }
 
 struct Parser {
@@ -338,7 +598,10 @@ impl Parser {
                 return None;
             }
             self.whitespace();
-            members.push((key, self.value()?));
+            let start = self.at;
+            let value = self.value()?;
+            let raw = self.chars[start..self.at].iter().collect();
+            members.push((key, value, raw));
             self.whitespace();
             if self.eat('}') {
                 return Some(Value::Object(members));
