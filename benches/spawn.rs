@@ -6,11 +6,11 @@
 //! order shuffled every round. Every answer is checked against the expected bytes, on
 //! every run. `/bin/true` is the floor: a process that does nothing.
 //!
-//! `TOOL_SCHEMA_BIN` times another build of the binary instead of this one (as the README's
-//! release-settings table does). `TOOL_SCHEMA_VERSUS` adds programs that must answer the same
-//! request with the same bytes, as `label=path` pairs separated by commas: an earlier build of
-//! `tool-schema`, or the static serde_json program in `fuzz/versus_serde_json` (the README's
-//! performance section has the commands).
+//! `TOOL_SCHEMA_BIN` times another build of the binary instead of this one (as the
+//! release-settings table of `docs/performance.md` does). `TOOL_SCHEMA_VERSUS` adds programs
+//! that must answer the same request with the same bytes, as `label=path` pairs separated by
+//! commas: an earlier build of `tool-schema`, or the static serde_json program in
+//! `fuzz/versus_serde_json` (`docs/performance.md` has the commands).
 //!
 //! Every program but `/bin/true` is first copied into one temporary directory and run from
 //! there: the same binary ran 7% slower, with 4 more page faults, from `target/` than from

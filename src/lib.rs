@@ -16,6 +16,14 @@
 //! a thin shell around the two. [`catalog_file`] is the catalog reader that the build runs,
 //! exposed for tests and fuzzing.
 //!
+//! ```
+//! let mut out = Vec::new();
+//! tool_schema::respond(br#"{"op":"tool_list","format":"mcp"}"#, &mut out)?;
+//! // `out` holds exactly what the CLI prints: one JSON array and a newline.
+//! assert!(out.starts_with(b"[") && out.ends_with(b"]\n"));
+//! # Ok::<(), tool_schema::Error>(())
+//! ```
+//!
 //! The tools come from a catalog file, an MCP `tools/list` array (`src/catalog.json` by default,
 //! or the file named by `TOOL_SCHEMA_CATALOG` when the crate is built), which `build.rs` checks
 //! against every provider's rules and turns into static tables.
@@ -25,6 +33,25 @@
 //! checked against its own tool's schema only, with unknown arguments always refused), and not
 //! a way to declare tools at run time: the catalog is checked and rendered when the crate is
 //! compiled, so a bad catalog fails the build, not a request.
+//!
+//! # Documentation
+//!
+//! The repository's `README.md` is the front page. Its `docs/` directory has one page per
+//! subject, and every request example in them is run by the tests:
+//!
+//! - `docs/protocol.md`: requests and answers, the three ops, stream mode, the command line and
+//!   this library;
+//! - `docs/formats.md`: the five formats and strict mode;
+//! - `docs/catalogs.md`: the catalog file, its rules, the schema subset and the rendering per
+//!   provider;
+//! - `docs/checking-calls.md`: `check_call`, its answers, problem codes and rules;
+//! - `docs/errors.md`: every error code, as [`Error::code`] returns it;
+//! - `docs/security.md`: the threat model and the limits ([`MAX_INPUT`], [`MAX_DEPTH`],
+//!   [`MAX_OUTPUT`]);
+//! - `docs/performance.md`, `docs/conformance.md` and `docs/fuzzing.md`: the figures, the
+//!   conformance tests and the fuzz targets.
+//!
+//! `DESIGN.md` says why the parts are shaped as they are.
 
 mod call;
 mod canonical;

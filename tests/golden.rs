@@ -271,25 +271,6 @@ fn check_call_answers_match_their_golden_files() {
     }
     assert_eq!(checked, DEFAULT_CALLS);
 }
-
-/// The README's "One call per format" examples are what the crate answers, byte for byte.
-#[test]
-fn the_readme_check_call_examples_are_exact() {
-    let readme = include_str!("../README.md");
-    let start = readme.find("### One call per format").unwrap();
-    let end = start + readme[start..].find("\n## ").unwrap();
-    let mut examples = 0;
-    for block in readme[start..end].split("```\n").skip(1).step_by(2) {
-        let mut lines = block.lines();
-        let (request, answer) = (lines.next().unwrap(), lines.next().unwrap());
-        let mut out = Vec::new();
-        respond(request.as_bytes(), &mut out).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), format!("{answer}\n"));
-        examples += 1;
-    }
-    assert_eq!(examples, 5, "one example per format");
-}
-
 /// The goldens' comparison tells apart bytes that a lossy text comparison shows alike (both
 /// invalid bytes become U+FFFD there).
 #[test]

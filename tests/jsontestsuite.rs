@@ -1,6 +1,6 @@
 //! JSONTestSuite (github.com/nst/JSONTestSuite, MIT) through the tokenizer and the CLI:
-//! every `y_` accepted, every `n_` rejected, every `i_` decided without a crash and as the README
-//! says.
+//! every `y_` accepted, every `n_` rejected, every `i_` decided without a crash and as
+//! `docs/conformance.md` says.
 //!
 //! The suite is read from `../shared/conformance/JSONTestSuite/test_parsing`, or from the
 //! directory named by `TOOL_SCHEMA_JSONTESTSUITE`. It is never copied into this repository.
@@ -85,11 +85,11 @@ fn y_files_are_accepted_and_n_files_rejected() {
 
 #[test]
 #[ignore = "needs JSONTestSuite: set TOOL_SCHEMA_JSONTESTSUITE or run .ci/run"]
-fn i_files_are_decided_as_the_readme_lists() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+fn i_files_are_decided_as_the_conformance_page_lists() {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/conformance.md"))
+        .unwrap();
     // Rows of the form "| `i_name.json` | verdict |".
-    let listed: Vec<(String, String)> = readme
+    let listed: Vec<(String, String)> = page
         .lines()
         .filter_map(|line| {
             let mut cells = line
@@ -105,7 +105,10 @@ fn i_files_are_decided_as_the_readme_lists() {
         .filter(|(name, _)| name.starts_with("i_"))
         .map(|(name, bytes)| (name, verdict(&bytes).to_string()))
         .collect();
-    assert_eq!(listed, actual, "the README's i_ table is out of date");
+    assert_eq!(
+        listed, actual,
+        "the i_ table of docs/conformance.md is out of date"
+    );
 }
 
 /// The same verdicts through the real binary: a `y_` file may be refused as a request (it is

@@ -19,7 +19,7 @@
 //!   in the parsed arguments, or for a missing argument its object's) and one-line messages
 //!   that are not empty, and a reply whose text is those messages, one a line.
 //!
-//! Known differences, where the comparison is skipped and why (each documented in the README):
+//! Known differences, where the comparison is skipped and why (each documented in `docs/fuzzing.md`):
 //! an integer-valued number beyond ±(2^53−1) (check_call refuses it as out of range; jsonschema
 //! accepts it), and anything serde_json cannot parse but the checker can, which the generator
 //! never writes (a number beyond f64, which check_call refuses). Keys given twice and unpaired
