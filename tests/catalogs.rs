@@ -407,20 +407,17 @@ fn a_dependent_crate_sets_the_catalog_in_its_cargo_config() {
     );
 }
 
-/// How many check_call cases there are over the bounds catalog.
-const BOUNDS_CALLS: usize = 29;
-
 #[test]
 fn check_call_over_a_catalog_of_bounds_matches_its_golden_files() {
     let root = Path::new(MANIFEST);
     let binary = binary(&root.join("tests/catalogs/bounds/catalog.json"), "bounds");
     let dir = root.join("tests/calls/bounds");
     let mut checked = 0;
-    for (name, request) in common::call_cases_in(&dir, BOUNDS_CALLS) {
+    for (name, request) in common::call_cases_in(&dir, common::BOUNDS_CALLS) {
         let want = std::fs::read(dir.join(format!("golden/{name}.json")))
             .unwrap_or_else(|err| panic!("golden/{name}.json: {err}"));
         common::assert_same_bytes(&ask(&binary, &request), &want, &name);
         checked += 1;
     }
-    assert_eq!(checked, BOUNDS_CALLS);
+    assert_eq!(checked, common::BOUNDS_CALLS);
 }

@@ -209,7 +209,7 @@ fn max_output_is_the_longest_list() {
         .max()
         .unwrap();
     assert_eq!(MAX_OUTPUT, longest);
-    assert_eq!(longest, 1528, "the mcp list, as the README says");
+    assert_eq!(longest, 1528, "the mcp list, as docs/security.md says");
 }
 
 pub fn assert_canonical(out: &[u8]) {
@@ -251,16 +251,13 @@ pub fn assert_canonical(out: &[u8]) {
     assert_eq!(expected_end, body.len());
 }
 
-/// How many check_call cases there are over the default catalog.
-const DEFAULT_CALLS: usize = 51;
-
 /// check_call over the default catalog: every case in `tests/calls/default/cases.json` answers
 /// exactly its golden file, which `tests/call_reference.py` wrote from the specification.
 #[test]
 fn check_call_answers_match_their_golden_files() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/calls/default");
     let mut checked = 0;
-    for (name, request) in common::call_cases_in(&dir, DEFAULT_CALLS) {
+    for (name, request) in common::call_cases_in(&dir, common::DEFAULT_CALLS) {
         let want = std::fs::read(dir.join(format!("golden/{name}.json")))
             .unwrap_or_else(|err| panic!("golden/{name}.json: {err}"));
         let mut out = Vec::new();
@@ -269,7 +266,7 @@ fn check_call_answers_match_their_golden_files() {
         common::assert_same_bytes(&out, &want, &name);
         checked += 1;
     }
-    assert_eq!(checked, DEFAULT_CALLS);
+    assert_eq!(checked, common::DEFAULT_CALLS);
 }
 /// The goldens' comparison tells apart bytes that a lossy text comparison shows alike (both
 /// invalid bytes become U+FFFD there).
@@ -312,4 +309,52 @@ fn a_declaration_by_index_is_the_golden_answer_or_none() {
         assert_eq!(tool_schema::writer::declaration(TOOLS.len(), shape), None);
         assert_eq!(tool_schema::writer::declaration(usize::MAX, shape), None);
     }
+}
+
+/// The call goldens come from the reference alone. A copy of `tests/call_reference.py` runs in
+/// a directory of its own, with no build of this crate anywhere near it, and writes every
+/// golden answer again for both catalogs: each must be the committed file, byte for byte. (The
+/// reference used to run `target/debug/tool-schema` for the text of malformed arguments.)
+#[test]
+fn the_call_reference_writes_every_call_golden_without_the_crate() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let alone = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("call-reference");
+    let _ = std::fs::remove_dir_all(&alone);
+    std::fs::create_dir_all(alone.join("tests")).unwrap();
+    let script = alone.join("tests/call_reference.py");
+    std::fs::copy(root.join("tests/call_reference.py"), &script).unwrap();
+    let mut written = 0;
+    for (catalog, cases, count) in [
+        ("src/catalog.json", "default", common::DEFAULT_CALLS),
+        (
+            "tests/catalogs/bounds/catalog.json",
+            "bounds",
+            common::BOUNDS_CALLS,
+        ),
+    ] {
+        let out = alone.join(cases);
+        let status = std::process::Command::new("python3")
+            .arg(&script)
+            .arg(root.join(catalog))
+            .arg(root.join(format!("tests/calls/{cases}/cases.json")))
+            .arg(&out)
+            .current_dir(&alone)
+            .status()
+            .expect("python3 runs");
+        assert!(status.success(), "the reference failed on {cases}");
+        let committed = root.join(format!("tests/calls/{cases}/golden"));
+        let mut files = 0;
+        for entry in std::fs::read_dir(&committed).unwrap() {
+            let name = entry.unwrap().file_name();
+            let again = std::fs::read(out.join(&name))
+                .unwrap_or_else(|err| panic!("{cases}/{name:?}: {err}"));
+            let want = std::fs::read(committed.join(&name)).unwrap();
+            common::assert_same_bytes(&again, &want, &format!("{cases}/{name:?}"));
+            files += 1;
+        }
+        assert_eq!(files, count, "{cases}");
+        assert_eq!(std::fs::read_dir(&out).unwrap().count(), count, "{cases}");
+        written += files;
+    }
+    assert_eq!(written, common::DEFAULT_CALLS + common::BOUNDS_CALLS);
 }

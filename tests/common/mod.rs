@@ -168,6 +168,12 @@ pub fn assert_same_bytes(actual: &[u8], want: &[u8], what: &str) {
     );
 }
 
+/// How many check_call cases there are over the default catalog (`tests/calls/default`) and
+/// over the bounds catalog (`tests/calls/bounds`): stated once, checked against the cases files
+/// and the golden files by [`call_cases_in`].
+pub const DEFAULT_CALLS: usize = 51;
+pub const BOUNDS_CALLS: usize = 29;
+
 /// The check_call cases of `dir` (`tests/calls/<catalog>`), after checking that its golden
 /// files are exactly one `<name>.json` per case, and that there are `count` cases: the count is
 /// stated where it is used, and the cases file, the golden files and it must agree.
