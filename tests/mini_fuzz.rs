@@ -1,11 +1,12 @@
 //! Exhaustive mini-fuzz on the stable toolchain. Every combination of request fields (each op,
 //! each field absent or with a good or a bad value, check_call's calls in every format's
 //! envelope, an unknown or repeated field), in three orders, goes through `respond`, and so
-//! does every near miss of the usual requests. Each verdict must match a small reference written here to be obviously
-//! correct rather than fast: a recursive-descent parser into owned values (UTF-8 checked by
-//! std, surrogates paired by `String::from_utf16`), then the request rules read straight off
-//! docs/protocol.md and docs/errors.md. A declaration must be the golden file's bytes; a call's verdict is the table
-//! [`CALLS`] wrote by hand from the envelopes and rules of docs/checking-calls.md.
+//! does every near miss of the usual requests. Each verdict must match a small reference
+//! written here to be obviously correct rather than fast: a recursive-descent parser into owned
+//! values (UTF-8 checked by std, surrogates paired by `String::from_utf16`), then the request
+//! rules read straight off docs/protocol.md and docs/errors.md. A declaration must be the
+//! golden file's bytes; a call's verdict is the table [`CALLS`], written by hand from the
+//! envelopes and rules of docs/checking-calls.md.
 
 use std::collections::{BTreeMap, HashMap};
 use tool_schema::respond;
