@@ -1,4 +1,5 @@
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 //! Both halves of an agent's tool contract: the function-calling declarations of a catalog of
 //! tools, byte for byte the same every time, and the check of the calls a model sends back.
 //!

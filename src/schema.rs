@@ -23,9 +23,17 @@ pub struct Tool {
 /// leaves out has MCP's default here, and every hint is written out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hints {
+    /// `readOnlyHint`: the tool does not change its environment, so a client can judge whether
+    /// to ask before running it.
     pub read_only: bool,
+    /// `destructiveHint`: the tool may overwrite or delete, not only add. Never set together with
+    /// `read_only`.
     pub destructive: bool,
+    /// `idempotentHint`: repeating a call with the same arguments has no further effect, so a
+    /// client may retry it.
     pub idempotent: bool,
+    /// `openWorldHint`: the tool reaches an open world of outside entities (the web, say), not
+    /// only a closed domain.
     pub open_world: bool,
 }
 
@@ -33,7 +41,9 @@ pub struct Hints {
 /// reader refuses them.
 #[derive(Debug)]
 pub struct Schema {
+    /// The node's one type: decides which keywords it may have and what a call's value must be.
     pub ty: Type,
+    /// Text for the model about this value, written as the catalog gave it.
     pub description: Option<&'static str>,
     /// A scalar node's default, of its own type.
     pub default: Option<Scalar>,
@@ -46,14 +56,22 @@ pub struct Schema {
     pub closed: bool,
     /// An array's element schema.
     pub items: Option<&'static Schema>,
+    /// An array's fewest elements; Anthropic strict keeps it only when it is 0 or 1.
     pub min_items: Option<u64>,
+    /// An array's most elements; Anthropic strict leaves it out, the checker still applies it.
     pub max_items: Option<u64>,
     /// The allowed values of a string, integer or number, in the catalog's order.
     pub enumeration: Option<&'static [Scalar]>,
+    /// A string's fewest characters (Unicode code points, not bytes). Both strict modes leave it
+    /// out of the declaration; the checker still applies it.
     pub min_length: Option<u64>,
+    /// A string's most characters (Unicode code points, not bytes), left out and applied like
+    /// `min_length`.
     pub max_length: Option<u64>,
-    /// Bounds of an integer or number.
+    /// Bounds of an integer or number, inclusive. Anthropic strict leaves them out of the
+    /// declaration; the checker still applies them.
     pub minimum: Option<Number>,
+    /// The inclusive upper bound, as for `minimum`.
     pub maximum: Option<Number>,
 }
 
@@ -86,14 +104,19 @@ pub struct Property {
     pub name: &'static str,
     /// Listed in the object's `required`.
     pub required: bool,
+    /// What the property's value must be. In OpenAI strict an optional property is written as
+    /// required but nullable, since that mode requires every property.
     pub schema: Schema,
 }
 
 /// A scalar value of the catalog: a default or an enum value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Scalar {
+    /// The string's text, decoded: what a call's string is compared with.
     String(&'static str),
+    /// A number, kept as spelled so that declarations repeat the catalog's bytes.
     Number(Number),
+    /// `true` or `false`.
     Boolean(bool),
 }
 
@@ -102,18 +125,27 @@ pub enum Scalar {
 /// refuses a number that does not fit a 64-bit float).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Number {
+    /// The literal as the catalog wrote it: what declarations write, so the bytes never vary.
     pub text: &'static str,
+    /// The literal's value: what a call's number is compared with.
     pub value: f64,
 }
 
 /// The JSON Schema types a node can have: exactly one each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Type {
+    /// A JSON object: has properties, and is the type of every tool's arguments.
     Object,
+    /// A JSON array: has an `items` schema for its elements.
     Array,
+    /// A JSON string.
     String,
+    /// A number with no fractional part, refused by the checker beyond 2^53 - 1, where a 64-bit
+    /// float stops being exact.
     Integer,
+    /// Any JSON number that fits a 64-bit float.
     Number,
+    /// `true` or `false`.
     Boolean,
 }
 

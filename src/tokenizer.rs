@@ -14,17 +14,26 @@ use crate::error::{Error, MAX_DEPTH, MAX_INPUT};
 /// What a token is. Commas and colons are checked but not reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// `{`: a key or `}` comes next.
     ObjectStart,
+    /// `}`, matched to its `{` by the tokenizer.
     ObjectEnd,
+    /// `[`: a value or `]` comes next.
     ArrayStart,
+    /// `]`, matched to its `[` by the tokenizer.
     ArrayEnd,
     /// An object key. Its `raw` bytes are the literal, quotes and escapes included.
     Key,
     /// A string value. Its `raw` bytes are the literal, quotes and escapes included.
     String,
+    /// A number. Its `raw` bytes are the literal, checked against RFC 8259's grammar but not
+    /// converted: a caller that needs the value parses them.
     Number,
+    /// The literal `true`.
     True,
+    /// The literal `false`.
     False,
+    /// The literal `null`.
     Null,
 }
 
@@ -46,9 +55,11 @@ impl Kind {
 /// One token: its kind, where it starts, and its bytes in the input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Token<'a> {
+    /// What the token is, which says how to read `raw`.
     pub kind: Kind,
     /// Byte offset of the token's first byte.
     pub at: usize,
+    /// The token's bytes, borrowed from the input so that nothing is copied or allocated.
     pub raw: &'a [u8],
 }
 

@@ -112,10 +112,14 @@ impl Shape {
         }
     }
 
+    /// The provider: it picks the declaration's envelope, and the shape of the message that
+    /// `check_call` writes back to the model.
     pub const fn format(self) -> Format {
         self.format
     }
 
+    /// Whether strict mode is on: the declaration follows the provider's strict rules, and under
+    /// OpenAI's a call may send `null` for an optional property.
     pub const fn strict(self) -> bool {
         self.strict
     }
