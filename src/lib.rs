@@ -61,6 +61,7 @@ pub mod catalog_file;
 mod check;
 mod error;
 mod quick_call;
+pub mod regex;
 mod request;
 mod respond;
 pub mod schema;
