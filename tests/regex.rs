@@ -9,9 +9,11 @@
 use tool_schema::regex::Regex;
 use tool_schema::tokenizer::{decode, Kind, Tokenizer};
 
-/// The reference's texts, and its cases: a pattern and, where RegExp compiles it, one verdict
-/// per text.
-fn cases() -> (Vec<String>, Vec<(String, Option<Vec<bool>>)>) {
+/// A pattern and, where RegExp compiles it, one verdict per text.
+type Case = (String, Option<Vec<bool>>);
+
+/// The reference's texts, and its cases.
+fn cases() -> (Vec<String>, Vec<Case>) {
     let text = include_str!("regex/cases.json");
     let mut tokens = Tokenizer::with_limit(text.as_bytes(), text.len());
     let string = |raw: &[u8]| {
