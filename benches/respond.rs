@@ -8,7 +8,7 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use tool_schema::catalog::TOOLS;
+use tool_schema::catalog::NAMES;
 use tool_schema::{respond, Shape};
 
 const SAMPLES: usize = 31;
@@ -19,12 +19,12 @@ fn main() {
     for shape in Shape::all() {
         let (format, strict) = (shape.format().name(), shape.strict());
         let label = format!("{format}{}", if strict { " strict" } else { "" });
-        for tool in &TOOLS {
+        for tool in NAMES {
             let request = format!(
                 r#"{{"op":"tool_schema","tool":"{}","format":"{format}","strict":{strict}}}"#,
-                tool.name
+                tool
             );
-            cases.push((format!("{} {label}", tool.name), request.into_bytes()));
+            cases.push((format!("{tool} {label}"), request.into_bytes()));
         }
         let request = format!(r#"{{"op":"tool_list","format":"{format}","strict":{strict}}}"#);
         cases.push((format!("tool_list {label}"), request.into_bytes()));

@@ -8,6 +8,7 @@
 //! path, see `catalog::MAX_NESTING`), never the input: the arguments have been checked against
 //! that schema already.
 
+use crate::catalog::MODEL;
 use crate::catalog::PATH_PROPERTIES;
 use crate::check::{number, property_index};
 use crate::schema::{Schema, Type};
@@ -44,7 +45,7 @@ fn write_value(
         Kind::Number => write_number(out, number(first.raw)),
         Kind::True | Kind::False | Kind::Null => out.write_all(first.raw),
         Kind::ArrayStart => {
-            let items = schema.items.ok_or_else(unexpected)?;
+            let items = MODEL.node(schema.items.ok_or_else(unexpected)?);
             out.write_all(b"[")?;
             let mut written = 0;
             loop {
@@ -81,11 +82,17 @@ fn write_value(
             mine.sort_unstable();
             out.write_all(b"{")?;
             for (i, &(index, value_at)) in mine.iter().enumerate() {
-                let property = &schema.properties[index as usize];
+                let property = &MODEL.properties(schema)[index as usize];
                 out.write_all(if i == 0 { b"\"" } else { b",\"" })?;
-                out.write_all(property.name.as_bytes())?;
+                out.write_all(MODEL.str(property.name).as_bytes())?;
                 out.write_all(b"\":")?;
-                write_value(out, arguments, value_at as usize, &property.schema, rest)?;
+                write_value(
+                    out,
+                    arguments,
+                    value_at as usize,
+                    MODEL.node(property.schema),
+                    rest,
+                )?;
             }
             out.write_all(b"}")
         }

@@ -13,6 +13,7 @@
 //! beyond ±(2^53−1), a number beyond a 64-bit float, and (because the tokenizer refuses them) a
 //! string with an unpaired surrogate.
 
+use crate::catalog::MODEL;
 use crate::catalog::{MAX_NESTING, PATH_WORDS};
 use crate::schema::{Property, Scalar, Schema, Type};
 use crate::tokenizer::{decode, string_eq, Kind, Stop, Token, Tokenizer};
@@ -192,7 +193,7 @@ impl<'a> Problems<'a> {
         let end = (self.missing_len + 1).min(MAX_PROBLEMS);
         self.missing.copy_within(at..end - 1, at + 1);
         let mut path = *path;
-        path.push(Segment::Name(property.name));
+        path.push(Segment::Name(MODEL.str(property.name)));
         self.missing[at] = Some((
             object,
             index,
@@ -257,7 +258,7 @@ pub(crate) fn check<'a>(
                 ordinal,
             } => {
                 if token.kind == Kind::ObjectEnd {
-                    for (index, property) in schema.properties.iter().enumerate() {
+                    for (index, property) in MODEL.properties(schema).iter().enumerate() {
                         if property.required && seen[words + index / 64] & (1 << (index % 64)) == 0
                         {
                             problems.missing(ordinal, index as u32, &path, property);
@@ -284,29 +285,23 @@ pub(crate) fn check<'a>(
                     continue;
                 }
                 seen[word] |= bit;
-                let property = &schema.properties[index];
+                let property = &MODEL.properties(schema)[index];
                 path.push(Segment::Key(token.raw));
                 let nullable = nullable_optionals && !property.required;
-                if !enter(
-                    tokens,
-                    value,
-                    &property.schema,
-                    nullable,
-                    &mut path,
-                    problems,
-                )? {
+                let child = MODEL.node(property.schema);
+                if !enter(tokens, value, child, nullable, &mut path, problems)? {
                     continue;
                 }
                 match value.kind {
                     Kind::ObjectStart => open_object(
                         &mut frames,
                         &mut depth,
-                        &property.schema,
+                        child,
                         &mut seen,
                         &mut words_used,
                         &mut objects,
                     ),
-                    _ => open_array(&mut frames, &mut depth, &property.schema),
+                    _ => open_array(&mut frames, &mut depth, child),
                 }
             }
             Frame::Array { schema, items } => {
@@ -331,7 +326,7 @@ pub(crate) fn check<'a>(
                     items: items + 1,
                 };
                 // The catalog reader gives every array its items.
-                let Some(element) = schema.items else {
+                let Some(element) = schema.items.map(|items| MODEL.node(items)) else {
                     tokens.skip_any_depth(token)?;
                     continue;
                 };
@@ -410,7 +405,7 @@ fn open_object(
     objects: &mut u32,
 ) {
     let words = *words_used;
-    let needed = schema.properties.len().div_ceil(64);
+    let needed = (schema.properties.len as usize).div_ceil(64);
     seen[words..words + needed].fill(0);
     *words_used += needed;
     frames[*depth] = Frame::Object {
@@ -440,15 +435,15 @@ fn close(depth: &mut usize, path: &mut Path<'_>) {
 pub(crate) fn property_index(schema: &Schema, key: &[u8]) -> Option<usize> {
     let inner = key.get(1..key.len().saturating_sub(1))?;
     if !inner.contains(&b'\\') {
-        return schema
-            .properties
-            .binary_search_by(|property| property.name.as_bytes().cmp(inner))
+        return MODEL
+            .properties(schema)
+            .binary_search_by(|property| MODEL.str(property.name).as_bytes().cmp(inner))
             .ok();
     }
-    schema
-        .properties
+    MODEL
+        .properties(schema)
         .iter()
-        .position(|property| string_eq(key, property.name))
+        .position(|property| string_eq(key, MODEL.str(property.name)))
 }
 
 /// What is wrong with a scalar (or `null`) against its schema node, if anything: its type, then
@@ -470,9 +465,10 @@ pub(crate) fn scalar<'a>(
         (_, Kind::Null) if nullable => None,
         (Type::String, Kind::String) => {
             if let Some(values) = schema.enumeration {
-                let listed = values.iter().any(
-                    |value| matches!(value, Scalar::String(text) if string_eq(token.raw, text)),
-                );
+                let values = MODEL.values(values);
+                let listed = values.iter().any(|value| {
+                    matches!(value, Scalar::String(text) if string_eq(token.raw, MODEL.str(*text)))
+                });
                 if !listed {
                     return Some(What::NotInEnum { values, found });
                 }
@@ -505,6 +501,7 @@ pub(crate) fn scalar<'a>(
                 }
             }
             if let Some(values) = schema.enumeration {
+                let values = MODEL.values(values);
                 let listed = values
                     .iter()
                     .any(|listed| matches!(listed, Scalar::Number(n) if n.value == value));
@@ -513,8 +510,12 @@ pub(crate) fn scalar<'a>(
                 }
             }
             match (schema.minimum, schema.maximum) {
-                (Some(min), _) if value < min.value => out_of_range(Bound::Minimum(min.text)),
-                (_, Some(max)) if value > max.value => out_of_range(Bound::Maximum(max.text)),
+                (Some(min), _) if value < min.value => {
+                    out_of_range(Bound::Minimum(MODEL.str(min.text)))
+                }
+                (_, Some(max)) if value > max.value => {
+                    out_of_range(Bound::Maximum(MODEL.str(max.text)))
+                }
                 _ => None,
             }
         }

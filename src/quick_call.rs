@@ -13,6 +13,7 @@
 //! Problems that fit the same reading (a wrong type, an unknown or missing argument, a bound, an
 //! enum) are judged here too, into the checker's own [`Problems`], and written by the same code.
 
+use crate::catalog::MODEL;
 use crate::catalog::{self, Tool};
 use crate::check::{self, Problems, Segment, What};
 use crate::request::{after, spelled};
@@ -326,10 +327,10 @@ impl<'a> Quick<'a, '_> {
         self.judged = Some(self.nullable);
         let input = self.input;
         if at == EMPTY_AT {
-            return read_arguments::<false>(b"{}", 0, &tool.input, self);
+            return read_arguments::<false>(b"{}", 0, MODEL.input(tool), self);
         }
         if !escaped {
-            return read_arguments::<false>(input, at, &tool.input, self);
+            return read_arguments::<false>(input, at, MODEL.input(tool), self);
         }
         if input.get(at) != Some(&b'"') {
             return None;
@@ -338,13 +339,13 @@ impl<'a> Quick<'a, '_> {
         let start = at + 1;
         let inside = spaces(input, start);
         if input.get(inside) == Some(&b'"') {
-            read_arguments::<false>(b"{}", 0, &tool.input, self)?;
+            read_arguments::<false>(b"{}", 0, MODEL.input(tool), self)?;
             return Some(inside + 1);
         }
         let compact = read_compact(
             input,
             start,
-            &tool.input,
+            MODEL.input(tool),
             catalog::ROOT_MASKS[index],
             self.nullable,
             self.members,
@@ -355,7 +356,7 @@ impl<'a> Quick<'a, '_> {
                 return Some(end.0 + 1);
             }
         }
-        let end = read_arguments::<true>(input, start, &tool.input, self)?;
+        let end = read_arguments::<true>(input, start, MODEL.input(tool), self)?;
         let end = spaces(input, end);
         (input.get(end) == Some(&b'"')).then_some(end + 1)
     }
@@ -375,7 +376,7 @@ fn read_compact(
     nullable_optionals: bool,
     members: &mut [Member; MOST_ARGUMENTS],
 ) -> Option<(usize, u64)> {
-    if root.properties.len() > MOST_ARGUMENTS || text.get(at) != Some(&b'{') {
+    if root.properties.len as usize > MOST_ARGUMENTS || text.get(at) != Some(&b'{') {
         return None;
     }
     let mut at = at + 1;
@@ -392,15 +393,17 @@ fn read_compact(
             // Each property's name is tried where the key starts, instead of scanning for the
             // key's end: the match is a predicted branch, so the reads after the key need not
             // wait for a scan of it (perf: each scan's result fed the next load).
-            let (index, value_at) = root.properties.iter().enumerate().find_map(|(i, p)| {
-                let key_end = key_start + p.name.len();
+            let properties = MODEL.properties(root);
+            let (index, value_at) = properties.iter().enumerate().find_map(|(i, p)| {
+                let name = MODEL.str(p.name).as_bytes();
+                let key_end = key_start + name.len();
                 let value_at = key_end + 3;
                 let key = text.get(key_start..key_end)?;
-                (same(key, p.name.as_bytes()) && text.get(key_end..value_at) == Some(b"\\\":"))
+                (same(key, name) && text.get(key_end..value_at) == Some(b"\\\":"))
                     .then_some((i, value_at))
             })?;
-            let property = &root.properties[index];
-            let schema = &property.schema;
+            let property = &properties[index];
+            let schema = MODEL.node(property.schema);
             let (kind, start, stop, end) = match (text.get(value_at)?, schema.ty) {
                 (b'\\', Type::String) => {
                     let start = value_at + 2;
@@ -516,20 +519,20 @@ fn tool_named_at(input: &[u8], at: usize) -> Option<(usize, usize)> {
         let end = plain_run_end(input, at);
         return Some((catalog::find_name(&input[at..end])?, end));
     }
-    catalog::TOOLS.iter().enumerate().find_map(|(index, tool)| {
-        let end = at + tool.name.len();
+    catalog::NAMES.iter().enumerate().find_map(|(index, tool)| {
+        let end = at + tool.len();
         let name = input.get(at..end)?;
-        (same(name, tool.name.as_bytes()) && input.get(end) == Some(&b'"')).then_some((index, end))
+        (same(name, tool.as_bytes()) && input.get(end) == Some(&b'"')).then_some((index, end))
     })
 }
 
 /// The property of a flat object that `key` (plain ASCII) names.
 #[inline]
 fn property_index(object: &Schema, key: &[u8]) -> Option<usize> {
-    object
-        .properties
+    MODEL
+        .properties(object)
         .iter()
-        .position(|property| same(property.name.as_bytes(), key))
+        .position(|property| same(MODEL.str(property.name).as_bytes(), key))
 }
 
 /// A string literal of plain ASCII at `at` (no escapes): the literal, quotes included, and the
@@ -653,7 +656,7 @@ fn read_arguments<'a, const ESCAPED: bool>(
     root: &'static Schema,
     call: &mut Quick<'a, '_>,
 ) -> Option<usize> {
-    if root.properties.len() > MOST_ARGUMENTS {
+    if root.properties.len as usize > MOST_ARGUMENTS {
         return None;
     }
     let nullable_optionals = call.nullable;
@@ -715,9 +718,9 @@ fn read_arguments<'a, const ESCAPED: bool>(
                 }
                 Some(index) => {
                     seen |= 1 << index;
-                    let property = &root.properties[index];
+                    let property = &MODEL.properties(root)[index];
                     let nullable = nullable_optionals && !property.required;
-                    let schema = &property.schema;
+                    let schema = MODEL.node(property.schema);
                     // The usual argument: the right type, with no enum or bound to check.
                     let plain = schema.enumeration.is_none()
                         && match (schema.ty, kind) {
@@ -765,7 +768,7 @@ fn read_arguments<'a, const ESCAPED: bool>(
             }
         }
     }
-    for (index, property) in root.properties.iter().enumerate() {
+    for (index, property) in MODEL.properties(root).iter().enumerate() {
         if property.required && seen & (1 << index) == 0 {
             note!(missing(0, index as u32, &path, property));
         }

@@ -1,20 +1,173 @@
-//! The catalog's model: a tool, and the tree of JSON Schema nodes that describes its arguments.
+//! The catalog's model: its tools, and the JSON Schema nodes that describe their arguments, in
+//! flat tables that refer to each other by index.
 //!
-//! One model serves both halves of the tool contract. The renderer (`wire.rs`) walks it to write
-//! each provider's declaration, and a call checker walks the same tree to judge a model's
-//! arguments. `build.rs` fills it from the catalog file, after checking every rule, as `static`
-//! data. Each node holds only the keywords of the subset that the catalog reader accepts (see
-//! the README's "Catalog" section), and the renderer writes them in byte order.
+//! One model serves both halves of the tool contract: the renderer (`wire.rs`) walks it to write
+//! each provider's declaration, and the call checker walks the same nodes to judge a model's
+//! arguments. The tables hold plain data (indices into each other, spans of one text), so the
+//! same model is made two ways with nothing written twice: `build.rs` writes it as `static`
+//! arrays for the compiled-in catalog, and a catalog read at run time keeps it in vectors. A
+//! [`Model`] borrows either.
+//!
+//! Each node holds only the keywords of the subset that the catalog reader accepts (see
+//! `docs/catalogs.md`), and the renderer writes them in byte order.
+
+/// A run of [`Model::text`]: a string of the catalog, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Text {
+    /// Byte offset in the text.
+    pub start: u32,
+    /// Length in bytes.
+    pub len: u32,
+}
+
+/// A run of one of the model's tables (nodes' properties, or enum values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// Index of the first entry.
+    pub start: u32,
+    /// How many entries.
+    pub len: u32,
+}
+
+impl Run {
+    /// No entries.
+    pub const EMPTY: Run = Run { start: 0, len: 0 };
+}
+
+/// A node's index in [`Model::nodes`].
+pub type NodeId = u32;
+
+/// The whole catalog, borrowed: from `static` tables for the compiled-in catalog, or from a
+/// catalog read at run time. Copy it freely; it is five slices.
+#[derive(Clone, Copy, Debug)]
+pub struct Model<'a> {
+    /// Every string the catalog holds, decoded, one after another; a [`Text`] is a run of it.
+    pub text: &'a str,
+    /// The tools, in catalog order: the order every tool list keeps.
+    pub tools: &'a [Tool],
+    /// Every schema node of every tool.
+    pub nodes: &'a [Schema],
+    /// Every object's properties, each object's a sorted run.
+    pub properties: &'a [Property],
+    /// Every enum's values, each enum's a run in the catalog's order.
+    pub values: &'a [Scalar],
+}
+
+impl<'a> Model<'a> {
+    /// The string that `text` spans.
+    #[inline]
+    pub fn str(self, text: Text) -> &'a str {
+        let start = text.start as usize;
+        self.text
+            .get(start..start + text.len as usize)
+            .unwrap_or("")
+    }
+
+    /// The node with index `id`.
+    #[inline]
+    pub fn node(self, id: NodeId) -> &'a Schema {
+        &self.nodes[id as usize]
+    }
+
+    /// A tool's argument schema.
+    #[inline]
+    pub fn input(self, tool: &Tool) -> &'a Schema {
+        self.node(tool.input)
+    }
+
+    /// An object node's properties, sorted by name in byte order.
+    #[inline]
+    pub fn properties(self, node: &Schema) -> &'a [Property] {
+        let start = node.properties.start as usize;
+        &self.properties[start..start + node.properties.len as usize]
+    }
+
+    /// The values of an enum run.
+    #[inline]
+    pub fn values(self, run: Run) -> &'a [Scalar] {
+        let start = run.start as usize;
+        &self.values[start..start + run.len as usize]
+    }
+
+    /// A tool's name.
+    #[inline]
+    pub fn name(self, tool: usize) -> &'a str {
+        self.str(self.tools[tool].name)
+    }
+
+    /// [`Model::str`] for the compiler's evaluation of tables derived from the model.
+    pub const fn const_str(self, text: Text) -> &'a str {
+        let bytes = self.text.as_bytes();
+        let (start, len) = (text.start as usize, text.len as usize);
+        if start + len > bytes.len() {
+            return "";
+        }
+        match std::str::from_utf8(bytes.split_at(start).1.split_at(len).0) {
+            Ok(text) => text,
+            Err(_) => "",
+        }
+    }
+
+    /// [`Model::node`], for the compiler.
+    pub const fn const_node(self, id: NodeId) -> &'a Schema {
+        &self.nodes[id as usize]
+    }
+
+    /// [`Model::properties`], for the compiler.
+    pub const fn const_properties(self, node: &Schema) -> &'a [Property] {
+        let (start, len) = (node.properties.start as usize, node.properties.len as usize);
+        self.properties.split_at(start).1.split_at(len).0
+    }
+}
+
+/// A model that owns its tables: what the catalog reader makes, at run time or in `build.rs`.
+#[derive(Clone, Debug, Default)]
+pub struct OwnedModel {
+    /// See [`Model::text`].
+    pub text: String,
+    /// See [`Model::tools`].
+    pub tools: Vec<Tool>,
+    /// See [`Model::nodes`].
+    pub nodes: Vec<Schema>,
+    /// See [`Model::properties`].
+    pub properties: Vec<Property>,
+    /// See [`Model::values`].
+    pub values: Vec<Scalar>,
+}
+
+impl OwnedModel {
+    /// The model, borrowed.
+    pub fn model(&self) -> Model<'_> {
+        Model {
+            text: &self.text,
+            tools: &self.tools,
+            nodes: &self.nodes,
+            properties: &self.properties,
+            values: &self.values,
+        }
+    }
+
+    /// Adds `text` to the text and returns its span. Equal strings are not shared: the text is
+    /// at most the catalog's size, which the reader bounds.
+    pub fn text(&mut self, text: &str) -> Text {
+        let start = self.text.len() as u32;
+        self.text.push_str(text);
+        Text {
+            start,
+            len: text.len() as u32,
+        }
+    }
+}
 
 /// A tool: what the model sees of it.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Tool {
     /// `^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`, unique in the catalog.
-    pub name: &'static str,
+    pub name: Text,
     /// At most [`MAX_DESCRIPTION`] bytes.
-    pub description: &'static str,
+    pub description: Text,
     /// The arguments: always an [`Type::Object`] node, possibly without properties.
-    pub input: Schema,
+    pub input: NodeId,
     /// What the tool does to its environment, for MCP's annotations.
     pub hints: Hints,
 }
@@ -39,29 +192,30 @@ pub struct Hints {
 
 /// One schema node. Keywords that do not apply to its type are `None` or empty: the catalog
 /// reader refuses them.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Schema {
     /// The node's one type: decides which keywords it may have and what a call's value must be.
     pub ty: Type,
     /// Text for the model about this value, written as the catalog gave it.
-    pub description: Option<&'static str>,
+    pub description: Option<Text>,
     /// A scalar node's default, of its own type.
     pub default: Option<Scalar>,
-    /// An object's properties, sorted by name in byte order: the order they are written in.
-    pub properties: &'static [Property],
+    /// An object's properties ([`Model::properties`]), sorted by name in byte order: the order
+    /// they are written in.
+    pub properties: Run,
     /// Whether the catalog gave `required` for this object (possibly empty). Which properties are
     /// required is on each [`Property`].
     pub has_required: bool,
     /// The catalog gave `additionalProperties: false`.
     pub closed: bool,
     /// An array's element schema.
-    pub items: Option<&'static Schema>,
+    pub items: Option<NodeId>,
     /// An array's fewest elements; Anthropic strict keeps it only when it is 0 or 1.
     pub min_items: Option<u64>,
     /// An array's most elements; Anthropic strict leaves it out, the checker still applies it.
     pub max_items: Option<u64>,
     /// The allowed values of a string, integer or number, in the catalog's order.
-    pub enumeration: Option<&'static [Scalar]>,
+    pub enumeration: Option<Run>,
     /// A string's fewest characters (Unicode code points, not bytes). Both strict modes leave it
     /// out of the declaration; the checker still applies it.
     pub min_length: Option<u64>,
@@ -82,7 +236,7 @@ impl Schema {
             ty,
             description: None,
             default: None,
-            properties: &[],
+            properties: Run::EMPTY,
             has_required: false,
             closed: false,
             items: None,
@@ -98,22 +252,22 @@ impl Schema {
 }
 
 /// One named property of an object node.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Property {
     /// `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`, a name every provider accepts as a property key.
-    pub name: &'static str,
+    pub name: Text,
     /// Listed in the object's `required`.
     pub required: bool,
     /// What the property's value must be. In OpenAI strict an optional property is written as
     /// required but nullable, since that mode requires every property.
-    pub schema: Schema,
+    pub schema: NodeId,
 }
 
 /// A scalar value of the catalog: a default or an enum value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Scalar {
     /// The string's text, decoded: what a call's string is compared with.
-    String(&'static str),
+    String(Text),
     /// A number, kept as spelled so that declarations repeat the catalog's bytes.
     Number(Number),
     /// `true` or `false`.
@@ -126,7 +280,7 @@ pub enum Scalar {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Number {
     /// The literal as the catalog wrote it: what declarations write, so the bytes never vary.
-    pub text: &'static str,
+    pub text: Text,
     /// The literal's value: what a call's number is compared with.
     pub value: f64,
 }

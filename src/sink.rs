@@ -1,5 +1,5 @@
-//! A byte sink that `const fn`s write JSON into, so the compiler can render every declaration
-//! when the crate is compiled; and [`Escaped`], the same escapes at run time, for messages.
+//! A byte sink that the renderer writes JSON into, once per catalog; and [`Escaped`], the same
+//! escapes, for messages.
 //!
 //! It knows JSON's lexical rules only: raw bytes, booleans, whole numbers and string literals
 //! with the 256-entry escape table below. Which keys come in which order is the caller's (see
@@ -8,83 +8,47 @@
 use std::fmt;
 use std::io::{self, Write};
 
-/// A byte sink that `const fn`s can write JSON into. Bytes past `N` are counted, not stored,
-/// so `Buf<0>` measures and `Buf<exact size>` fills.
-pub(crate) struct Buf<const N: usize> {
-    pub(crate) bytes: [u8; N],
-    pub(crate) len: usize,
+/// A growing byte sink for JSON: where the renderer writes declarations, once, when a catalog
+/// is read (by `build.rs` for the compiled-in catalog, or at run time).
+#[derive(Default)]
+pub(crate) struct Json {
+    pub(crate) bytes: Vec<u8>,
 }
 
-impl<const N: usize> Buf<N> {
-    pub(crate) const fn new() -> Buf<N> {
-        Buf {
-            bytes: [0; N],
-            len: 0,
-        }
-    }
-
-    const fn byte(&mut self, byte: u8) {
-        if self.len < N {
-            self.bytes[self.len] = byte;
-        }
-        self.len += 1;
+impl Json {
+    /// Bytes written so far.
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len()
     }
 
     /// Bytes that are already JSON: punctuation and keys.
-    pub(crate) const fn raw(&mut self, bytes: &[u8]) {
-        if N == 0 {
-            // Measuring: the compiler interprets this, so skip the per-byte loop.
-            self.len += bytes.len();
-            return;
-        }
-        let mut i = 0;
-        while i < bytes.len() {
-            self.byte(bytes[i]);
-            i += 1;
-        }
+    pub(crate) fn raw(&mut self, bytes: &[u8]) {
+        self.bytes.extend_from_slice(bytes);
     }
 
-    pub(crate) const fn boolean(&mut self, value: bool) {
+    pub(crate) fn boolean(&mut self, value: bool) {
         self.raw(if value { b"true" } else { b"false" });
     }
 
     /// A whole number, in decimal with no leading zeros: how the catalog spells a count.
-    pub(crate) const fn unsigned(&mut self, value: u64) {
-        let mut digits = [0u8; 20];
-        let mut len = 0;
-        let mut rest = value;
-        loop {
-            digits[len] = b'0' + (rest % 10) as u8;
-            len += 1;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        while len > 0 {
-            len -= 1;
-            self.byte(digits[len]);
-        }
+    pub(crate) fn unsigned(&mut self, value: u64) {
+        self.raw(value.to_string().as_bytes());
     }
 
     /// `value` as a JSON string literal: `"` and `\\` escaped, control characters as short or
     /// `\\u00XX` escapes, everything else, non-ASCII included, as it is.
-    pub(crate) const fn string(&mut self, value: &str) {
-        let bytes = value.as_bytes();
-        self.byte(b'"');
-        let mut i = 0;
-        while i < bytes.len() {
-            let byte = bytes[i];
+    pub(crate) fn string(&mut self, value: &str) {
+        self.bytes.push(b'"');
+        for &byte in value.as_bytes() {
             // Most bytes stand for themselves: one table lookup, no escape built.
             if ESCAPE[byte as usize] == __ {
-                self.byte(byte);
+                self.bytes.push(byte);
             } else {
                 let (escape, len) = escape(byte);
-                self.raw(escape.split_at(len).0);
+                self.raw(&escape[..len]);
             }
-            i += 1;
         }
-        self.byte(b'"');
+        self.bytes.push(b'"');
     }
 }
 
@@ -131,7 +95,7 @@ impl<W: Write> fmt::Write for Escaped<'_, W> {
 }
 
 /// How `byte` is written inside a JSON string: the escape and its length, or a length of 0 when
-/// the byte stands for itself. Shared by the compile-time writer and the run-time [`Escaped`].
+/// the byte stands for itself. Shared by the renderer and [`Escaped`].
 #[allow(clippy::just_underscores_and_digits)] // `__` reads as "nothing to do", as in the table
 pub(crate) const fn escape(byte: u8) -> ([u8; 6], usize) {
     let (high, low) = (HEX[(byte >> 4) as usize], HEX[(byte & 0xF) as usize]);

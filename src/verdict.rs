@@ -12,6 +12,7 @@
 
 use crate::call::{Arguments, Call, Span};
 use crate::canonical;
+use crate::catalog::MODEL;
 use crate::catalog::{self, Tool};
 use crate::check::{
     self, Bound, Found, Problem, Problems, Segment, What, MAX_PROBLEMS, MAX_SAFE_INTEGER,
@@ -144,9 +145,12 @@ fn judge(
     let mut tokens = Tokenizer::new(arguments);
     let mut problems = Problems::new();
     let verdict = match tokens.expect_token() {
-        Ok(open) if open.kind == Kind::ObjectStart => {
-            check::check(&mut tokens, &tool.input, nullable_optionals, &mut problems)
-        }
+        Ok(open) if open.kind == Kind::ObjectStart => check::check(
+            &mut tokens,
+            MODEL.input(tool),
+            nullable_optionals,
+            &mut problems,
+        ),
         Ok(first) => {
             return match call_skip_rest(&mut tokens, first) {
                 Ok(()) => {
@@ -167,7 +171,7 @@ fn judge(
     }
     if problems.is_empty() {
         out.write_all(b"{\"arguments\":")?;
-        canonical::value(out, arguments, 0, &tool.input)?;
+        canonical::value(out, arguments, 0, MODEL.input(tool))?;
         id_and_name(out, parts)?;
         return out.write_all(b",\"ok\":true}\n");
     }
@@ -566,7 +570,7 @@ fn message(text: &mut impl Text, tool: &Tool, problem: &Problem<'_>) -> fmt::Res
             text.raw(b"; ")?;
             let steps = problem.path.steps();
             if steps.len() <= 1 {
-                text.write_str(tool.name)?;
+                text.write_str(MODEL.str(tool.name))?;
             } else {
                 text.raw(b"\\\"")?;
                 name(text, &steps[..steps.len() - 1])?;
@@ -583,7 +587,7 @@ fn message(text: &mut impl Text, tool: &Tool, problem: &Problem<'_>) -> fmt::Res
             text.raw(b"missing required argument ")?;
             argument(text, problem)?;
             text.raw(b", which must be ")?;
-            expected(text, &property.schema, false)
+            expected(text, MODEL.node(property.schema), false)
         }
         What::WrongType {
             expected: schema,
@@ -651,8 +655,8 @@ fn message(text: &mut impl Text, tool: &Tool, problem: &Problem<'_>) -> fmt::Res
                     text.raw(b", ")?;
                 }
                 match value {
-                    Scalar::String(value) => write!(text, "\"{value}\"")?,
-                    Scalar::Number(number) => text.write_str(number.text)?,
+                    Scalar::String(value) => write!(text, "\"{}\"", MODEL.str(*value))?,
+                    Scalar::Number(number) => text.write_str(MODEL.str(number.text))?,
                     Scalar::Boolean(value) => write!(text, "{value}")?,
                 }
             }
@@ -668,18 +672,19 @@ fn message(text: &mut impl Text, tool: &Tool, problem: &Problem<'_>) -> fmt::Res
 /// `" takes a, b, c"`: the properties an object declares, or that it takes none.
 fn takes(text: &mut impl Text, object: &Schema) -> fmt::Result {
     const LISTED: usize = 16;
-    if object.properties.is_empty() {
+    let properties = MODEL.properties(object);
+    if properties.is_empty() {
         return text.raw(b" takes no arguments");
     }
     text.raw(b" takes ")?;
-    for (i, property) in object.properties.iter().take(LISTED).enumerate() {
+    for (i, property) in properties.iter().take(LISTED).enumerate() {
         if i > 0 {
             text.raw(b", ")?;
         }
-        text.write_str(property.name)?;
+        text.write_str(MODEL.str(property.name))?;
     }
-    if object.properties.len() > LISTED {
-        write!(text, " and {} more", object.properties.len() - LISTED)?;
+    if properties.len() > LISTED {
+        write!(text, " and {} more", properties.len() - LISTED)?;
     }
     Ok(())
 }

@@ -1,12 +1,12 @@
 //! The providers' wire shapes: the envelope around a tool's parameter schema, and what strict
 //! mode changes, for each format.
 //!
-//! Every shape is a `const fn` over the const byte sink (`sink.rs`): the declarations are
-//! rendered when the crate is compiled (see `writer.rs`). Keys are written in byte order by hand; the tests check the output.
+//! Every shape is written into a JSON sink (`sink.rs`) once per catalog, when it is read (see
+//! `writer.rs`). Keys are written in byte order by hand; the tests check the output.
 //! Each rule below was checked against the provider's own documentation, cited beside it.
 
-use crate::schema::{Scalar, Schema, Tool, Type};
-use crate::sink::Buf;
+use crate::schema::{Model, Scalar, Schema, Tool, Type};
+use crate::sink::Json;
 
 /// Which provider's shape to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,7 +154,7 @@ enum Rules {
 }
 
 /// One tool's declaration in `shape`, without a trailing newline.
-pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, shape: Shape) {
+pub(crate) fn declaration(out: &mut Json, model: Model<'_>, tool: &Tool, shape: Shape) {
     let strict = shape.strict;
     let openai_rules = if strict {
         Rules::OpenAiStrict
@@ -167,9 +167,9 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
         // when true, so a plain request keeps its bytes.
         Format::OpenAi => {
             out.raw(b"{\"function\":{");
-            description_name(out, tool);
+            description_name(out, model, tool);
             out.raw(b",\"parameters\":");
-            root(out, &tool.input, openai_rules);
+            root(out, model, tool, openai_rules);
             if strict {
                 out.raw(b",\"strict\":true");
             }
@@ -181,9 +181,9 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
         // while Chat Completions stays non-strict: the default differs, so it is always written.
         Format::OpenAiResponses => {
             out.raw(b"{");
-            description_name(out, tool);
+            description_name(out, model, tool);
             out.raw(b",\"parameters\":");
-            root(out, &tool.input, openai_rules);
+            root(out, model, tool, openai_rules);
             out.raw(b",\"strict\":");
             out.boolean(strict);
             out.raw(b",\"type\":\"function\"}");
@@ -192,16 +192,16 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
         // sits beside name, description and input_schema.
         Format::Anthropic => {
             out.raw(b"{\"description\":");
-            out.string(tool.description);
+            out.string(model.str(tool.description));
             out.raw(b",\"input_schema\":");
             let rules = if strict {
                 Rules::AnthropicStrict
             } else {
                 Rules::Plain
             };
-            root(out, &tool.input, rules);
+            root(out, model, tool, rules);
             out.raw(b",\"name\":");
-            out.string(tool.name);
+            out.string(model.str(tool.name));
             if strict {
                 out.raw(b",\"strict\":true");
             }
@@ -214,10 +214,10 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
         // a tool without properties has no `parameters` key at all.
         Format::Gemini => {
             out.raw(b"{");
-            description_name(out, tool);
-            if !tool.input.properties.is_empty() {
+            description_name(out, model, tool);
+            if model.input(tool).properties.len > 0 {
                 out.raw(b",\"parameters\":");
-                root(out, &tool.input, Rules::Gemini);
+                root(out, model, tool, Rules::Gemini);
             }
             out.raw(b"}");
         }
@@ -235,37 +235,37 @@ pub(crate) const fn declaration<const N: usize>(out: &mut Buf<N>, tool: &Tool, s
             out.raw(b",\"readOnlyHint\":");
             out.boolean(hints.read_only);
             out.raw(b"},\"description\":");
-            out.string(tool.description);
+            out.string(model.str(tool.description));
             out.raw(b",\"inputSchema\":");
-            root(out, &tool.input, Rules::Plain);
+            root(out, model, tool, Rules::Plain);
             out.raw(b",\"name\":");
-            out.string(tool.name);
+            out.string(model.str(tool.name));
             out.raw(b"}");
         }
     }
 }
 
 /// `"description":D,"name":N`, the run of keys that OpenAI's two shapes and Gemini's share.
-const fn description_name<const N: usize>(out: &mut Buf<N>, tool: &Tool) {
+fn description_name(out: &mut Json, model: Model<'_>, tool: &Tool) {
     out.raw(b"\"description\":");
-    out.string(tool.description);
+    out.string(model.str(tool.description));
     out.raw(b",\"name\":");
-    out.string(tool.name);
+    out.string(model.str(tool.name));
 }
 
 /// A string (escaped), a number (as the catalog spelled it) or a boolean.
-const fn scalar<const N: usize>(out: &mut Buf<N>, value: Scalar) {
+fn scalar(out: &mut Json, model: Model<'_>, value: Scalar) {
     match value {
-        Scalar::String(text) => out.string(text),
-        Scalar::Number(number) => out.raw(number.text.as_bytes()),
+        Scalar::String(text) => out.string(model.str(text)),
+        Scalar::Number(number) => out.raw(model.str(number.text).as_bytes()),
         Scalar::Boolean(value) => out.boolean(value),
     }
 }
 
 /// A tool's argument schema: the root node, which always has `properties`, empty for a tool
 /// without arguments.
-const fn root<const N: usize>(out: &mut Buf<N>, input: &Schema, rules: Rules) {
-    node(out, input, rules, Place::Root);
+fn root(out: &mut Json, model: Model<'_>, tool: &Tool, rules: Rules) {
+    node(out, model, model.input(tool), rules, Place::Root);
 }
 
 /// Where a node sits: the root of the arguments, a property its object requires, one it does
@@ -279,7 +279,7 @@ enum Place {
 }
 
 /// Writes `"key":` with the comma that separates it from an earlier key.
-const fn key<const N: usize>(out: &mut Buf<N>, first: &mut bool, key: &[u8]) {
+fn key(out: &mut Json, first: &mut bool, key: &[u8]) {
     if !*first {
         out.raw(b",");
     }
@@ -309,7 +309,7 @@ const fn key<const N: usize>(out: &mut Buf<N>, first: &mut bool, key: &[u8]) {
 ///   no `additionalProperties`.
 ///
 /// Recursion is bounded: the catalog reader refuses more than 10 levels of object nesting.
-const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, place: Place) {
+fn node(out: &mut Json, model: Model<'_>, node: &Schema, rules: Rules, place: Place) {
     let is_object = matches!(node.ty, Type::Object);
     let strict_openai = matches!(rules, Rules::OpenAiStrict);
     let strict_anthropic = matches!(rules, Rules::AnthropicStrict);
@@ -317,7 +317,7 @@ const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, pla
     // A nested object without properties is free-form and written as the catalog gave it, with
     // no `properties`, unless a strict mode closes it (and then states that it has none).
     let with_properties = is_object
-        && (!node.properties.is_empty()
+        && (node.properties.len > 0
             || matches!(place, Place::Root)
             || strict_openai
             || strict_anthropic);
@@ -334,21 +334,22 @@ const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, pla
     if let Some(default) = node.default {
         if !strict_openai {
             key(out, &mut first, b"\"default\":");
-            scalar(out, default);
+            scalar(out, model, default);
         }
     }
     if let Some(text) = node.description {
         key(out, &mut first, b"\"description\":");
-        out.string(text);
+        out.string(model.str(text));
     }
     if let Some(values) = node.enumeration {
+        let values = model.values(values);
         key(out, &mut first, b"\"enum\":[");
         let mut i = 0;
         while i < values.len() {
             if i > 0 {
                 out.raw(b",");
             }
-            scalar(out, values[i]);
+            scalar(out, model, values[i]);
             i += 1;
         }
         if nullable {
@@ -358,7 +359,7 @@ const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, pla
     }
     if let Some(items) = node.items {
         key(out, &mut first, b"\"items\":");
-        self::node(out, items, rules, Place::Items);
+        self::node(out, model, model.node(items), rules, Place::Items);
     }
     if let Some(count) = node.max_items {
         if !strict_anthropic {
@@ -375,7 +376,7 @@ const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, pla
     if let Some(number) = node.maximum {
         if !strict_anthropic {
             key(out, &mut first, b"\"maximum\":");
-            out.raw(number.text.as_bytes());
+            out.raw(model.str(number.text).as_bytes());
         }
     }
     if let Some(count) = node.min_items {
@@ -393,25 +394,25 @@ const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, pla
     if let Some(number) = node.minimum {
         if !strict_anthropic {
             key(out, &mut first, b"\"minimum\":");
-            out.raw(number.text.as_bytes());
+            out.raw(model.str(number.text).as_bytes());
         }
     }
     if with_properties {
         key(out, &mut first, b"\"properties\":{");
-        let properties = node.properties;
+        let properties = model.properties(node);
         let mut i = 0;
         while i < properties.len() {
             if i > 0 {
                 out.raw(b",");
             }
-            out.string(properties[i].name);
+            out.string(model.str(properties[i].name));
             out.raw(b":");
             let place = if properties[i].required {
                 Place::Required
             } else {
                 Place::Optional
             };
-            self::node(out, &properties[i].schema, rules, place);
+            self::node(out, model, model.node(properties[i].schema), rules, place);
             i += 1;
         }
         out.raw(b"}");
@@ -425,7 +426,7 @@ const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, pla
                     if written > 0 {
                         out.raw(b",");
                     }
-                    out.string(properties[i].name);
+                    out.string(model.str(properties[i].name));
                     written += 1;
                 }
                 i += 1;
@@ -442,4 +443,36 @@ const fn node<const N: usize>(out: &mut Buf<N>, node: &Schema, rules: Rules, pla
         out.string(node.ty.as_str());
     }
     out.raw(b"}");
+}
+
+/// Every declaration of a catalog, each followed by its newline, and where each sits: rendered
+/// once, when the catalog is read, so that a request is a slice copy.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) struct Rendered {
+    /// The declarations, by format, then strict, then tool (see [`slot`]).
+    pub(crate) bytes: Vec<u8>,
+    /// Each declaration's start and end (after its newline) in `bytes`, at its [`slot`]; slots
+    /// for strict in a format without it stay `(0, 0)`.
+    pub(crate) spans: Vec<(usize, usize)>,
+}
+
+/// Renders every tool of `model` in every shape. `build.rs` runs it for the compiled-in
+/// catalog, whose bytes the library then carries; a test renders the generated tables again.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn render(model: Model<'_>) -> Rendered {
+    let tools = model.tools.len();
+    let mut out = Json::default();
+    let mut spans = vec![(0, 0); Format::ALL.len() * 2 * tools];
+    for shape in Shape::all() {
+        for (index, tool) in model.tools.iter().enumerate() {
+            let start = out.len();
+            declaration(&mut out, model, tool, shape);
+            out.raw(b"\n");
+            spans[slot(shape, index, tools)] = (start, out.len());
+        }
+    }
+    Rendered {
+        bytes: out.bytes,
+        spans,
+    }
 }

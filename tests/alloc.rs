@@ -8,7 +8,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::io::Write;
-use tool_schema::catalog::TOOLS;
+use tool_schema::catalog::NAMES;
 use tool_schema::{respond, serve, Shape};
 
 struct Counting;
@@ -43,10 +43,10 @@ fn requests() -> Vec<Vec<u8>> {
     let mut all = Vec::new();
     for shape in Shape::all() {
         let (format, strict) = (shape.format().name(), shape.strict());
-        for tool in &TOOLS {
+        for tool in NAMES {
             let request = format!(
                 r#"{{"op":"tool_schema","tool":"{}","format":"{format}","strict":{strict}}}"#,
-                tool.name
+                tool
             );
             all.push(request.into_bytes());
         }
@@ -80,7 +80,7 @@ fn requests() -> Vec<Vec<u8>> {
 /// `check_call` requests: valid and invalid, in every format, through the quick path and the
 /// general one (escapes, nesting, whitespace), and one with more problems than are reported.
 fn calls() -> Vec<Vec<u8>> {
-    let tool = TOOLS[0].name;
+    let tool = NAMES[0];
     let many: String = (0..20).map(|i| format!(r#"\"x{i}\":{i},"#)).collect();
     let many = format!(r#"{{{}\"y\":null}}"#, many);
     // Messages too long for the room they are rendered into ahead (each key is 40 quotes), and

@@ -252,16 +252,16 @@ fn the_full_seed_catalog_fails_the_build_naming_tool_pointer_and_rule() {
     );
 }
 
-/// A catalog that breaks a rule of the compiled-in `const` check fails the build in its build
-/// script, with the reader's one line, and never reaches the compiler (whose E0080 is many
-/// lines). One target directory serves them all: only the build script runs again.
+/// A catalog that breaks a structural rule fails the build in its build script, with the
+/// reader's one line, and never reaches the compiler (whose E0080 is many lines). One target
+/// directory serves them all: only the build script runs again.
 #[test]
-fn every_rule_of_the_const_check_fails_the_build_with_one_line() {
+fn every_structural_rule_fails_the_build_with_one_line() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("const-rules");
     std::fs::create_dir_all(&dir).unwrap();
-    for (i, (rule, catalog, line)) in common::CONST_RULES.into_iter().enumerate() {
+    for (i, (rule, catalog, line)) in common::STRUCTURAL_RULES.into_iter().enumerate() {
         let path = dir.join(format!("rule-{i}.json"));
-        std::fs::write(&path, common::const_rule_catalog(catalog)).unwrap();
+        std::fs::write(&path, common::structural_rule_catalog(catalog)).unwrap();
         let out = build(&path, "const-rules");
         assert!(!out.status.success(), "{rule}: the catalog built");
         let stderr = String::from_utf8_lossy(&out.stderr);

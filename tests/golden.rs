@@ -7,7 +7,7 @@
 
 mod common;
 
-use tool_schema::catalog::TOOLS;
+use tool_schema::catalog::NAMES;
 use tool_schema::tokenizer::{Kind, Tokenizer};
 use tool_schema::{respond, Format, Shape, MAX_OUTPUT};
 
@@ -48,12 +48,12 @@ fn request(tool: Option<&str>, shape: Shape) -> String {
 fn every_tool_in_every_shape_matches_its_golden_file() {
     let mut count = 0;
     for shape in Shape::all() {
-        for tool in &TOOLS {
+        for tool in NAMES {
             assert_eq!(
-                answer(request(Some(tool.name), shape).as_bytes()),
-                golden(tool.name, shape),
+                answer(request(Some(tool), shape).as_bytes()),
+                golden(tool, shape),
                 "{} {shape:?}",
-                tool.name
+                tool
             );
             count += 1;
         }
@@ -81,9 +81,8 @@ fn golden_files_are_exactly_the_variants() {
     files.sort();
     let mut want: Vec<String> = Shape::all()
         .flat_map(|shape| {
-            TOOLS
-                .iter()
-                .map(|tool| tool.name)
+            NAMES
+                .into_iter()
                 .chain(["tool_list"])
                 .map(move |name| golden_path(name, shape))
         })
@@ -98,7 +97,7 @@ fn golden_files_are_exactly_the_variants() {
 #[test]
 fn the_cli_prints_the_golden_bytes() {
     for shape in Shape::all() {
-        for name in TOOLS.iter().map(|tool| Some(tool.name)).chain([None]) {
+        for name in NAMES.map(Some).into_iter().chain([None]) {
             let out = common::run(&[], request(name, shape).as_bytes());
             assert_eq!(
                 out.status.code(),
@@ -188,15 +187,10 @@ fn the_same_request_written_differently_gives_the_same_bytes() {
 /// compact, keys sorted by byte order at every level, no `\u` escapes, one trailing newline.
 #[test]
 fn every_response_is_canonical() {
-    for tool in &TOOLS {
-        let request = format!(r#"{{"op":"tool_schema","tool":"{}"}}"#, tool.name);
+    for tool in NAMES {
+        let request = format!(r#"{{"op":"tool_schema","tool":"{tool}"}}"#);
         let out = answer(request.as_bytes());
-        assert!(
-            out.len() <= MAX_OUTPUT,
-            "{} is {} bytes",
-            tool.name,
-            out.len()
-        );
+        assert!(out.len() <= MAX_OUTPUT, "{} is {} bytes", tool, out.len());
         assert_canonical(&out);
     }
 }
@@ -299,14 +293,14 @@ fn a_long_call_is_answered_and_cross_checked_whole() {
 #[test]
 fn a_declaration_by_index_is_the_golden_answer_or_none() {
     for shape in Shape::all() {
-        for (index, tool) in TOOLS.iter().enumerate() {
-            let golden = golden(tool.name, shape);
+        for (index, tool) in NAMES.into_iter().enumerate() {
+            let golden = golden(tool, shape);
             assert_eq!(
                 tool_schema::writer::declaration(index, shape),
                 Some(&golden[..golden.len() - 1])
             );
         }
-        assert_eq!(tool_schema::writer::declaration(TOOLS.len(), shape), None);
+        assert_eq!(tool_schema::writer::declaration(NAMES.len(), shape), None);
         assert_eq!(tool_schema::writer::declaration(usize::MAX, shape), None);
     }
 }

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_schema::catalog_file::{read, rust_tables, NodeSpec, MAX_DESCRIPTION};
+use tool_schema::catalog_file::{model, read, rust_tables, NodeSpec, MAX_DESCRIPTION};
 
 fuzz_target!(|data: &[u8]| {
     match read(data) {
@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(tool.input.ty, "object");
                 check(&tool.input);
             }
-            let tables = rust_tables(&catalog, "fuzz");
+            let tables = rust_tables(&model(&catalog), "fuzz");
             assert!(tables.starts_with("// Generated"));
         }
     }

@@ -30,7 +30,7 @@
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
-use tool_schema::catalog::TOOLS;
+use tool_schema::catalog::NAMES;
 use tool_schema::{respond, Format, Shape};
 
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -352,13 +352,13 @@ fuzz_target!(|data: &[u8]| {
     let shapes: Vec<Shape> = Shape::all().collect();
     let shape = shapes[choices.below(shapes.len())];
     let format = shape.format();
-    let tool = choices.below(TOOLS.len());
+    let tool = choices.below(NAMES.len());
     let reference = &references()[tool];
     let unknown_tool = choices.one_in(32);
     let name = if unknown_tool {
-        format!("{}_x", TOOLS[tool].name)
+        format!("{}_x", NAMES[tool])
     } else {
-        TOOLS[tool].name.to_string()
+        NAMES[tool].to_string()
     };
     let nullable = shape.strict() && matches!(format, Format::OpenAi | Format::OpenAiResponses);
 

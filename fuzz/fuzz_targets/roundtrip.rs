@@ -13,7 +13,7 @@
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Map, Value};
 use std::sync::Mutex;
-use tool_schema::catalog::{Scalar, Schema, Tool, Type, TOOLS};
+use tool_schema::catalog::{Scalar, Schema, Tool, Type, MODEL, TOOLS};
 use tool_schema::{respond, Format, Shape};
 
 /// Verified answers, by variant.
@@ -62,7 +62,7 @@ fn spell(pick: usize, shape: Shape, bytes: &mut impl Iterator<Item = u8>) -> Str
         ("format", shape.format().name().into()),
     ];
     if let Some(tool) = TOOLS.get(pick) {
-        fields.push(("tool", tool.name.into()));
+        fields.push(("tool", MODEL.str(tool.name).into()));
     }
     let strict = bytes.next().unwrap() % 3; // omitted (when false), false, true
     if shape.strict() || strict > 0 {
@@ -150,15 +150,19 @@ fn over_anthropic_strict_limits(pick: usize, shape: Shape) -> bool {
         return false;
     }
     fn optional(schema: &Schema) -> usize {
-        let here = schema.properties.iter().filter(|p| !p.required).count();
-        let below: usize = schema.properties.iter().map(|p| optional(&p.schema)).sum();
-        here + below + schema.items.map_or(0, optional)
+        let properties = MODEL.properties(schema);
+        let here = properties.iter().filter(|p| !p.required).count();
+        let below: usize = properties
+            .iter()
+            .map(|p| optional(MODEL.node(p.schema)))
+            .sum();
+        here + below + schema.items.map_or(0, |items| optional(MODEL.node(items)))
     }
     let tools: Vec<&Tool> = match TOOLS.get(pick) {
         Some(tool) => vec![tool],
         None => TOOLS.iter().collect(),
     };
-    let optional: usize = tools.iter().map(|tool| optional(&tool.input)).sum();
+    let optional: usize = tools.iter().map(|tool| optional(MODEL.input(tool))).sum();
     tools.len() > 20 || optional > 24
 }
 
@@ -172,8 +176,8 @@ fn expected(tool: &Tool, shape: Shape) -> Value {
         Format::Gemini => Rules::Gemini,
         _ => Rules::Plain,
     };
-    let schema = node(&tool.input, rules, Place::Root);
-    let (name, description) = (tool.name, tool.description);
+    let schema = node(MODEL.input(tool), rules, Place::Root);
+    let (name, description) = (MODEL.str(tool.name), MODEL.str(tool.description));
     let mut value = match shape.format() {
         Format::OpenAi => {
             json!({"function": {"description": description, "name": name, "parameters": schema}, "type": "function"})
@@ -184,7 +188,7 @@ fn expected(tool: &Tool, shape: Shape) -> Value {
         Format::Anthropic => {
             json!({"description": description, "input_schema": schema, "name": name})
         }
-        Format::Gemini if tool.input.properties.is_empty() => {
+        Format::Gemini if MODEL.input(tool).properties.len == 0 => {
             json!({"description": description, "name": name})
         }
         Format::Gemini => json!({"description": description, "name": name, "parameters": schema}),
@@ -224,11 +228,12 @@ enum Place {
 
 fn scalar(value: &Scalar) -> Value {
     match *value {
-        Scalar::String(text) => json!(text),
+        Scalar::String(text) => json!(MODEL.str(text)),
         Scalar::Number(number) => {
-            let value: Value = serde_json::from_str(number.text).expect("a number");
+            let text = MODEL.str(number.text);
+            let value: Value = serde_json::from_str(text).expect("a number");
             // The value beside the spelling is the spelling's value.
-            assert_eq!(value.as_f64(), Some(number.value), "{}", number.text);
+            assert_eq!(value.as_f64(), Some(number.value), "{text}");
             value
         }
         Scalar::Boolean(flag) => json!(flag),
@@ -254,20 +259,20 @@ fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
         },
     );
     if let Some(text) = schema.description {
-        out.insert("description".into(), json!(text));
+        out.insert("description".into(), json!(MODEL.str(text)));
     }
     if let (Some(value), false) = (&schema.default, openai) {
         out.insert("default".into(), scalar(value));
     }
     if let Some(values) = schema.enumeration {
-        let mut list: Vec<Value> = values.iter().map(scalar).collect();
+        let mut list: Vec<Value> = MODEL.values(values).iter().map(scalar).collect();
         if nullable {
             list.push(Value::Null);
         }
         out.insert("enum".into(), Value::Array(list));
     }
     if schema.ty == Type::Object {
-        let props = schema.properties;
+        let props = MODEL.properties(schema);
         if !props.is_empty() || place == Place::Root || openai || anthropic {
             let mut map = Map::new();
             for p in props {
@@ -276,20 +281,23 @@ fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
                 } else {
                     Place::Optional
                 };
-                map.insert(p.name.into(), node(&p.schema, rules, place));
+                map.insert(
+                    MODEL.str(p.name).into(),
+                    node(MODEL.node(p.schema), rules, place),
+                );
             }
             out.insert("properties".into(), Value::Object(map));
         }
         if openai {
             out.insert(
                 "required".into(),
-                json!(props.iter().map(|p| p.name).collect::<Vec<_>>()),
+                json!(props.iter().map(|p| MODEL.str(p.name)).collect::<Vec<_>>()),
             );
         } else if schema.has_required {
             let required: Vec<&str> = props
                 .iter()
                 .filter(|p| p.required)
-                .map(|p| p.name)
+                .map(|p| MODEL.str(p.name))
                 .collect();
             out.insert("required".into(), json!(required));
         }
@@ -303,7 +311,7 @@ fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
         }
     }
     if let Some(items) = schema.items {
-        out.insert("items".into(), node(items, rules, Place::Items));
+        out.insert("items".into(), node(MODEL.node(items), rules, Place::Items));
     }
     let counts = [
         (

@@ -67,13 +67,12 @@ pub fn call_cases(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// A catalog file for each rule of the compiled-in `const` check (`catalog::check`, each rule
-/// shown biting by a `compile_fail` doctest there), with the assert's message as written in
-/// `src/catalog.rs` and the one line the reader refuses the file with. The reader must refuse
-/// everything the `const` check would: a catalog that reached that check would fail the build
-/// with the compiler's multi-line E0080 instead of one line. `LONG_DESCRIPTION` stands for a
-/// catalog whose one description is 1,025 bytes: see [`const_rule_catalog`].
-pub const CONST_RULES: [(&str, &str, &str); 14] = [
+/// A catalog file for each structural rule the model relies on (these were once checked a
+/// second time by a `const` block in `src/catalog.rs`, which failed with the compiler's
+/// multi-line E0080; the reader is now their only home), with the rule and the one line the
+/// reader refuses the file with. `LONG_DESCRIPTION` stands for a catalog whose one description
+/// is 1,025 bytes: see [`structural_rule_catalog`].
+pub const STRUCTURAL_RULES: [(&str, &str, &str); 14] = [
     (
         "the catalog has no tools",
         "[]",
@@ -146,8 +145,8 @@ pub const CONST_RULES: [(&str, &str, &str); 14] = [
     ),
 ];
 
-/// The catalog file of a [`CONST_RULES`] row.
-pub fn const_rule_catalog(catalog: &str) -> String {
+/// The catalog file of a [`STRUCTURAL_RULES`] row.
+pub fn structural_rule_catalog(catalog: &str) -> String {
     match catalog {
         "LONG_DESCRIPTION" => format!(
             r#"[{{"name":"t","description":"{}","inputSchema":{{"type":"object"}}}}]"#,
