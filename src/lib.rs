@@ -60,6 +60,7 @@ pub mod catalog;
 pub mod catalog_file;
 mod check;
 mod error;
+pub mod number;
 mod quick_call;
 pub mod regex;
 mod request;
