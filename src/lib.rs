@@ -61,6 +61,7 @@ pub mod catalog_file;
 mod check;
 mod error;
 pub mod format;
+pub mod number;
 mod quick_call;
 pub mod regex;
 mod request;
