@@ -14,6 +14,7 @@ use crate::check::{number, property_index};
 use crate::schema::{Schema, Type};
 use crate::sink::escape;
 use crate::tokenizer::{pieces, Kind, Piece, Stop, Tokenizer};
+use std::cmp::Ordering;
 use std::io::{self, Write};
 
 /// Writes the value of `schema` that starts at `at` in `arguments` (checked, so valid JSON of
@@ -61,6 +62,10 @@ fn write_value(
                 written += 1;
             }
             out.write_all(b"]")
+        }
+        Kind::ObjectStart if schema.ty == Type::Object && !schema.has_properties => {
+            // A free-form object: its members as they are, in canonical order.
+            any_value(out, MODEL, None, arguments, at, false)
         }
         Kind::ObjectStart if schema.ty == Type::Object => {
             let mut members = 0;
@@ -224,4 +229,117 @@ impl std::fmt::Write for Text {
         self.len = end;
         Ok(())
     }
+}
+
+/// Writes the value that starts at `at` in `arguments`, already checked against node `id` by
+/// `validate.rs`, in canonical form, whatever its schema: object members sorted by their keys'
+/// UTF-16 code units (RFC 8785 section 3.2.3), found one at a time as the smallest key after
+/// the last one written, so no member list is kept. The schema is followed where it says which
+/// node a part has (properties, `items`, `additionalProperties`, a reference, the first branch
+/// of a union that fits), only to leave out the `null` of an optional property that OpenAI
+/// strict made nullable, which means "not given".
+pub(crate) fn any_value(
+    out: &mut impl Write,
+    model: crate::schema::Model<'_>,
+    id: Option<crate::schema::NodeId>,
+    arguments: &[u8],
+    at: usize,
+    nullable_optionals: bool,
+) -> io::Result<()> {
+    let id = id.map(|id| crate::validate::resolve(model, id, &arguments[at..]));
+    let mut tokens = Tokenizer::new(&arguments[at..]);
+    let first = tokens.expect_token().map_err(|Stop| unexpected())?;
+    match first.kind {
+        Kind::String => string(out, first.raw),
+        Kind::Number => write_number(out, number(first.raw)),
+        Kind::True | Kind::False | Kind::Null => out.write_all(first.raw),
+        Kind::ArrayStart => {
+            out.write_all(b"[")?;
+            let mut index = 0;
+            loop {
+                let item = tokens.expect_token().map_err(|Stop| unexpected())?;
+                if item.kind == Kind::ArrayEnd {
+                    break;
+                }
+                if index > 0 {
+                    out.write_all(b",")?;
+                }
+                let node = id.and_then(|id| crate::validate::item_node(model, id, index));
+                any_value(
+                    out,
+                    model,
+                    node,
+                    arguments,
+                    at + item.at,
+                    nullable_optionals,
+                )?;
+                tokens.skip_any_depth(item).map_err(|Stop| unexpected())?;
+                index += 1;
+            }
+            out.write_all(b"]")
+        }
+        Kind::ObjectStart => {
+            out.write_all(b"{")?;
+            let mut last: Option<&[u8]> = None;
+            let mut written = 0;
+            // The smallest key after `last`, with its value, each round.
+            loop {
+                let mut next: Option<(&[u8], usize)> = None;
+                let mut members = Tokenizer::new(&arguments[at..]);
+                members.expect_token().map_err(|Stop| unexpected())?;
+                loop {
+                    let key = members.expect_token().map_err(|Stop| unexpected())?;
+                    if key.kind == Kind::ObjectEnd {
+                        break;
+                    }
+                    let value = members.expect_token().map_err(|Stop| unexpected())?;
+                    let after_last =
+                        last.is_none_or(|last| utf16_order(key.raw, last) == Ordering::Greater);
+                    let before_next =
+                        next.is_none_or(|(next, _)| utf16_order(key.raw, next) == Ordering::Less);
+                    if after_last && before_next {
+                        next = Some((key.raw, at + value.at));
+                    }
+                    members.skip_any_depth(value).map_err(|Stop| unexpected())?;
+                }
+                let Some((key, value_at)) = next else {
+                    break;
+                };
+                last = Some(key);
+                let (node, optional) = match id {
+                    Some(id) => crate::validate::member_node(model, id, key),
+                    None => (None, false),
+                };
+                let is_null = arguments.get(value_at) == Some(&b'n');
+                if is_null
+                    && optional
+                    && nullable_optionals
+                    && !node.is_some_and(|node| crate::validate::admits_null(model, node))
+                {
+                    continue;
+                }
+                if written > 0 {
+                    out.write_all(b",")?;
+                }
+                string(out, key)?;
+                out.write_all(b":")?;
+                any_value(out, model, node, arguments, value_at, nullable_optionals)?;
+                written += 1;
+            }
+            out.write_all(b"}")
+        }
+        _ => Err(unexpected()),
+    }
+}
+
+/// Two string literals' texts in the order of their UTF-16 code units.
+fn utf16_order(a: &[u8], b: &[u8]) -> Ordering {
+    let units = |literal| {
+        crate::validate::chars(literal).flat_map(|c| {
+            let mut buffer = [0u16; 2];
+            let len = c.encode_utf16(&mut buffer).len();
+            (0..len).map(move |i| buffer[i])
+        })
+    };
+    units(a).cmp(units(b))
 }

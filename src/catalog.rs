@@ -5,10 +5,11 @@
 //! one place the rules are written, for this catalog and for one read at run time.
 
 pub use crate::schema::{
-    Hints, Model, Number, Property, Run, Scalar, Schema, Text, Tool, Type, MAX_DESCRIPTION,
+    Definition, DefsKeyword, Hints, Model, NodeId, Number, Property, Run, Scalar, Schema, Text,
+    Tool, TupleForm, Type, TypeForm, Types, MAX_DESCRIPTION,
 };
 
-// `TEXT`, `TOOL_TABLE`, `NODE_TABLE`, `PROPERTY_TABLE` and `VALUE_TABLE`, from build.rs.
+// `TEXT` and the `_TABLE`s of the model, from build.rs.
 include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
 
 /// The catalog's tools, checked and in catalog order: what every answer is rendered from.
@@ -16,6 +17,8 @@ pub static TOOLS: [Tool; TOOL_TABLE.len()] = TOOL_TABLE;
 static NODES: [Schema; NODE_TABLE.len()] = NODE_TABLE;
 static PROPERTIES: [Property; PROPERTY_TABLE.len()] = PROPERTY_TABLE;
 static VALUES: [Scalar; VALUE_TABLE.len()] = VALUE_TABLE;
+static SUBSCHEMAS: [NodeId; SUBSCHEMA_TABLE.len()] = SUBSCHEMA_TABLE;
+static DEFINITIONS: [Definition; DEFINITION_TABLE.len()] = DEFINITION_TABLE;
 
 /// The compiled-in catalog's model: what the renderer rendered and what check_call walks.
 pub static MODEL: Model<'static> = Model {
@@ -24,6 +27,8 @@ pub static MODEL: Model<'static> = Model {
     nodes: &NODES,
     properties: &PROPERTIES,
     values: &VALUES,
+    subschemas: &SUBSCHEMAS,
+    definitions: &DEFINITIONS,
 };
 
 /// The same model for the compiler's own evaluation of the tables below (a `const` cannot read
@@ -34,6 +39,18 @@ const TABLES: Model<'static> = Model {
     nodes: &NODE_TABLE,
     properties: &PROPERTY_TABLE,
     values: &VALUE_TABLE,
+    subschemas: &SUBSCHEMA_TABLE,
+    definitions: &DEFINITION_TABLE,
+};
+
+/// Whether every tool's schema is in the flat subset that `check.rs` reads (see
+/// [`Tool::flat`]): the checker's fixed arrays are then sized by the catalog alone.
+pub(crate) const ALL_FLAT: bool = {
+    let mut i = 0;
+    while i < TOOL_TABLE.len() && TOOL_TABLE[i].flat {
+        i += 1;
+    }
+    i == TOOL_TABLE.len()
 };
 
 /// Every tool's name, in catalog order.

@@ -13,9 +13,10 @@
 //! the walk recurses once per schema level, and the tokenizer's depth limit bounds that.
 
 use crate::schema::{
-    is_property_name, is_tool_name, Hints, NodeId, Number, OwnedModel, Property, Run, Scalar,
-    Schema, Text, Tool, Type,
+    is_property_name, is_tool_name, Definition, DefsKeyword, Hints, Model, NodeId, Number,
+    OwnedModel, Property, Run, Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm, Types,
 };
+use crate::sink::escape;
 use crate::tokenizer::{decode, Kind, Tokenizer};
 use std::fmt::{self, Write as _};
 
@@ -34,77 +35,8 @@ pub const MAX_PROPERTIES: usize = 5_000;
 /// The most enum values in the whole catalog, all tools counted: OpenAI strict's limit.
 pub const MAX_ENUM_VALUES: usize = 1_000;
 
-/// A catalog read and checked.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Catalog {
-    /// In the file's order, which is the order `TOOLS` and every tool list keep.
-    pub tools: Vec<ToolSpec>,
-}
-
-/// One tool as the catalog gives it, with MCP's defaults filled in for absent hints.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolSpec {
-    /// Checked against the name rule every provider accepts, and unique in the catalog.
-    pub name: String,
-    /// At most [`MAX_DESCRIPTION`] bytes, OpenAI's limit.
-    pub description: String,
-    /// `readOnlyHint`, `false` when absent.
-    pub read_only: bool,
-    /// `destructiveHint`, `true` when absent unless the tool is read-only; never set together
-    /// with `read_only`.
-    pub destructive: bool,
-    /// `idempotentHint`, `false` when absent.
-    pub idempotent: bool,
-    /// `openWorldHint`, `true` when absent.
-    pub open_world: bool,
-    /// The `inputSchema`: always an `object` node.
-    pub input: NodeSpec,
-}
-
-/// One schema node as the catalog gives it; see `schema.rs` for what each field means.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NodeSpec {
-    /// The JSON Schema type name, one of the subset's six: decides which keywords are allowed.
-    pub ty: &'static str,
-    /// Text for the model, decoded.
-    pub description: Option<String>,
-    /// A scalar node's default, checked to be of its type and within its own constraints.
-    pub default: Option<ScalarSpec>,
-    /// Sorted by name, byte order, with whether each is required.
-    pub properties: Vec<(String, bool, NodeSpec)>,
-    /// The catalog gave `required`, even an empty one, so the declaration writes it back.
-    pub has_required: bool,
-    /// The catalog gave `additionalProperties: false`.
-    pub closed: bool,
-    /// An array's element schema; every array has one.
-    pub items: Option<Box<NodeSpec>>,
-    /// `minItems`, not above `max_items`.
-    pub min_items: Option<u64>,
-    /// `maxItems`.
-    pub max_items: Option<u64>,
-    /// `enum`, in the catalog's order, each value of the node's type.
-    pub enumeration: Option<Vec<ScalarSpec>>,
-    /// `minLength`, in characters, not above `max_length`.
-    pub min_length: Option<u64>,
-    /// `maxLength`, in characters.
-    pub max_length: Option<u64>,
-    /// `minimum`, as written (so declarations repeat its bytes), not above `maximum`.
-    pub minimum: Option<String>,
-    /// `maximum`, as written.
-    pub maximum: Option<String>,
-}
-
-/// A scalar value, a default or an enum value: a string (decoded), a number (as written) or a
-/// boolean.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ScalarSpec {
-    /// The string's text, escapes decoded.
-    String(String),
-    /// The literal as written, so that declarations repeat the catalog's bytes.
-    Number(String),
-    /// `true` or `false`.
-    Boolean(bool),
-}
+/// A catalog read and checked: the model's tables, which the renderer and the checker walk.
+pub type Catalog = OwnedModel;
 
 /// Why a catalog was refused: which tool, where in it, and which rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,22 +86,19 @@ pub fn read(bytes: &[u8]) -> Result<Catalog, CatalogError> {
         ));
     }
     let mut totals = Totals::default();
-    let mut tools: Vec<ToolSpec> = Vec::with_capacity(entries.len());
+    let mut model = OwnedModel::default();
     for (index, entry) in entries.iter().enumerate() {
-        let tool = read_tool(index, entry, &mut totals)?;
-        if let Some(earlier) = tools.iter().position(|t| t.name == tool.name) {
+        read_tool(index, entry, &mut model, &mut totals)?;
+        let name = model.model().name(index);
+        if let Some(earlier) = (0..index).find(|&t| model.model().name(t) == name) {
             return Err(tool_error(
-                &quote(&tool.name),
+                &quote(name),
                 "/name",
-                format!(
-                    "{} is already the name of tool #{earlier}",
-                    quote(&tool.name)
-                ),
+                format!("{} is already the name of tool #{earlier}", quote(name)),
             ));
         }
-        tools.push(tool);
     }
-    Ok(Catalog { tools })
+    Ok(model)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -361,13 +290,15 @@ fn duplicate<'m>(members: &'m [(String, Node<'_>)]) -> Option<&'m str> {
 // ---------------------------------------------------------------------------------------------
 // Tools.
 
-const TOOL_FIELDS: &str = "name, description, inputSchema, annotations";
+const TOOL_FIELDS: &str =
+    "name, title, description, inputSchema, outputSchema, annotations, icons, execution, _meta";
 
 fn read_tool(
     index: usize,
     entry: &Node<'_>,
+    model: &mut OwnedModel,
     totals: &mut Totals,
-) -> Result<ToolSpec, CatalogError> {
+) -> Result<(), CatalogError> {
     let Value::Object(members) = &entry.value else {
         return Err(document_error(
             &format!("/{index}"),
@@ -384,21 +315,33 @@ fn read_tool(
         )) => quote(name),
         _ => format!("#{index}"),
     };
-    read_tool_fields(members, totals).map_err(|(pointer, rule)| tool_error(&label, &pointer, rule))
+    read_tool_fields(members, model, totals)
+        .map_err(|(pointer, rule)| tool_error(&label, &pointer, rule))
 }
 
-/// A tool's fields, each checked in turn; a refusal's pointer is within the tool.
+/// A tool's fields, each checked in turn; a refusal's pointer is within the tool. MCP's `Tool`
+/// (modelcontextprotocol.io/specification, schema.ts): name, title, description, inputSchema,
+/// outputSchema, annotations, icons, execution and _meta.
 fn read_tool_fields(
     members: &[(String, Node<'_>)],
+    model: &mut OwnedModel,
     totals: &mut Totals,
-) -> Result<ToolSpec, SchemaError> {
+) -> Result<(), SchemaError> {
     if let Some(key) = duplicate(members) {
         return Err((child("", key), format!("{} appears twice", quote(key))));
     }
     if let Some((key, _)) = members.iter().find(|(key, _)| {
         !matches!(
             key.as_str(),
-            "name" | "description" | "inputSchema" | "annotations"
+            "name"
+                | "title"
+                | "description"
+                | "inputSchema"
+                | "outputSchema"
+                | "annotations"
+                | "icons"
+                | "execution"
+                | "_meta"
         )
     }) {
         return Err((
@@ -431,23 +374,58 @@ fn read_tool_fields(
             ),
         ));
     }
-    let [read_only, destructive, idempotent, open_world] = read_hints(field("annotations"))?;
+    let title = optional_string(field("title"), "/title")?;
+    let (hints, annotations_title) = read_hints(field("annotations"))?;
+    let [read_only, destructive, idempotent, open_world] = hints;
+    let json_field = |key: &str, want: &str| -> Result<Option<String>, SchemaError> {
+        match field(key) {
+            None => Ok(None),
+            Some(node) => match (&node.value, want) {
+                (Value::Array(_), "array") | (Value::Object(_), "object") => {
+                    Ok(Some(canonical(node)))
+                }
+                (other, _) => Err((
+                    child("", key),
+                    format!("must be an {want}, found {}", describe(other)),
+                )),
+            },
+        }
+    };
+    let icons = json_field("icons", "array")?;
+    let execution = json_field("execution", "object")?;
+    let meta = json_field("_meta", "object")?;
     let Some(input) = field("inputSchema") else {
         return Err((
             "".into(),
             "missing \"inputSchema\"; every tool needs one".into(),
         ));
     };
-    let input = read_schema(input, "/inputSchema", 1, true, totals)?;
-    Ok(ToolSpec {
-        name,
-        description,
-        read_only,
-        destructive,
-        idempotent,
-        open_world,
+    let input = read_root(model, totals, input, "/inputSchema", true)?;
+    let output = match field("outputSchema") {
+        Some(output) => Some(read_root(model, totals, output, "/outputSchema", false)?),
+        None => None,
+    };
+    let flat = flat(model.model(), input);
+    let tool = Tool {
+        name: model.text(&name),
+        description: model.text(&description),
         input,
-    })
+        hints: Hints {
+            read_only,
+            destructive,
+            idempotent,
+            open_world,
+        },
+        title: title.map(|text| model.text(&text)),
+        annotations_title: annotations_title.map(|text| model.text(&text)),
+        output,
+        icons: icons.map(|text| model.text(&text)),
+        execution: execution.map(|text| model.text(&text)),
+        meta: meta.map(|text| model.text(&text)),
+        flat,
+    };
+    model.tools.push(tool);
+    Ok(())
 }
 
 /// A tool field that must be there and hold a string.
@@ -457,12 +435,20 @@ fn required_string(node: Option<&Node<'_>>, key: &str) -> Result<String, SchemaE
             "".into(),
             format!("missing \"{key}\"; every tool needs one"),
         )),
+        Some(node) => Ok(optional_string(Some(node), &format!("/{key}"))?.unwrap_or_default()),
+    }
+}
+
+/// A field that, when given, holds a string.
+fn optional_string(node: Option<&Node<'_>>, pointer: &str) -> Result<Option<String>, SchemaError> {
+    match node {
+        None => Ok(None),
         Some(Node {
             value: Value::String(text),
             ..
-        }) => Ok(text.clone()),
+        }) => Ok(Some(text.clone())),
         Some(other) => Err((
-            format!("/{key}"),
+            pointer.into(),
             format!("must be a string, found {}", describe(&other.value)),
         )),
     }
@@ -472,8 +458,9 @@ fn required_string(node: Option<&Node<'_>>, key: &str) -> Result<String, SchemaE
 /// with MCP's defaults (modelcontextprotocol.io/specification, schema.ts `ToolAnnotations`):
 /// readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true.
 /// destructiveHint is "meaningful only when readOnlyHint == false", so a read-only tool's
-/// absent destructiveHint is false here, and an explicit true is refused.
-fn read_hints(annotations: Option<&Node<'_>>) -> Result<[bool; 4], SchemaError> {
+/// absent destructiveHint is false here, and an explicit true is refused. `ToolAnnotations`
+/// also has a `title`, kept as given.
+fn read_hints(annotations: Option<&Node<'_>>) -> Result<([bool; 4], Option<String>), SchemaError> {
     const HINTS: [&str; 4] = [
         "readOnlyHint",
         "destructiveHint",
@@ -481,6 +468,7 @@ fn read_hints(annotations: Option<&Node<'_>>) -> Result<[bool; 4], SchemaError> 
         "openWorldHint",
     ];
     let mut hints: [Option<bool>; 4] = [None; 4];
+    let mut title = None;
     if let Some(annotations) = annotations {
         let Value::Object(members) = &annotations.value else {
             return Err((
@@ -496,12 +484,16 @@ fn read_hints(annotations: Option<&Node<'_>>) -> Result<[bool; 4], SchemaError> 
         }
         for (key, value) in members {
             let pointer = child("/annotations", key);
+            if key == "title" {
+                title = optional_string(Some(value), &pointer)?;
+                continue;
+            }
             let Some(slot) = HINTS.iter().position(|hint| hint == key) else {
                 return Err((
                     pointer,
                     format!(
-                        "{} is not a hint this catalog keeps; expected readOnlyHint, \
-                         destructiveHint, idempotentHint, openWorldHint",
+                        "{} is not a field of MCP's ToolAnnotations; expected title, \
+                         readOnlyHint, destructiveHint, idempotentHint, openWorldHint",
                         quote(key)
                     ),
                 ));
@@ -524,12 +516,71 @@ fn read_hints(annotations: Option<&Node<'_>>) -> Result<[bool; 4], SchemaError> 
                 .into(),
         ));
     }
-    Ok([
-        read_only,
-        hints[1].unwrap_or(!read_only),
-        hints[2].unwrap_or(false),
-        hints[3].unwrap_or(true),
-    ])
+    Ok((
+        [
+            read_only,
+            hints[1].unwrap_or(!read_only),
+            hints[2].unwrap_or(false),
+            hints[3].unwrap_or(true),
+        ],
+        title,
+    ))
+}
+
+/// A JSON value as canonical JSON: compact, object keys sorted by their UTF-16 code units
+/// (RFC 8785's order), strings escaped as the writer escapes them, numbers as spelled.
+fn canonical(node: &Node<'_>) -> String {
+    let mut out = String::new();
+    write_canonical(&mut out, node);
+    out
+}
+
+fn write_canonical(out: &mut String, node: &Node<'_>) {
+    match &node.value {
+        Value::Object(members) => {
+            let mut sorted: Vec<&(String, Node<'_>)> = members.iter().collect();
+            sorted.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+            out.push('{');
+            for (i, (key, value)) in sorted.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(out, key);
+                out.push(':');
+                write_canonical(out, value);
+            }
+            out.push('}');
+        }
+        Value::Array(elements) => {
+            out.push('[');
+            for (i, element) in elements.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(out, element);
+            }
+            out.push(']');
+        }
+        Value::String(text) => write_string(out, text),
+        Value::Number(text) => out.push_str(text),
+        Value::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
+        Value::Null => out.push_str("null"),
+    }
+}
+
+/// A JSON string literal with the writer's escapes (`sink.rs`, which only escapes ASCII bytes,
+/// so the text stays UTF-8).
+fn write_string(out: &mut String, text: &str) {
+    let mut bytes = Vec::with_capacity(text.len() + 2);
+    bytes.push(b'"');
+    for &byte in text.as_bytes() {
+        match escape(byte) {
+            (_, 0) => bytes.push(byte),
+            (escape, len) => bytes.extend_from_slice(&escape[..len]),
+        }
+    }
+    bytes.push(b'"');
+    out.push_str(std::str::from_utf8(&bytes).unwrap_or_default());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -545,415 +596,1026 @@ struct Totals {
 /// A refusal inside a schema: the pointer (within the tool) and the rule.
 type SchemaError = (String, String);
 
-const TYPES: &str = "object, array, string, integer, number, boolean";
+/// The type names a `type` may give.
+const TYPES: &str = "object, array, string, integer, number, boolean, null";
 
-/// Which types each keyword of the subset applies to; `type` and `description` apply to all.
-const KEYWORDS: [(&str, &[&str]); 11] = [
-    ("properties", &["object"]),
-    ("required", &["object"]),
-    ("additionalProperties", &["object"]),
-    ("items", &["array"]),
-    ("minItems", &["array"]),
-    ("maxItems", &["array"]),
-    ("enum", &["string", "integer", "number"]),
-    ("minLength", &["string"]),
-    ("maxLength", &["string"]),
-    ("minimum", &["integer", "number"]),
-    ("maximum", &["integer", "number"]),
+/// Every keyword a schema may have, and the types it applies to (empty: any node). A keyword
+/// whose node gives `type` without any of them is refused, since it could never apply.
+const KEYWORDS: [(&str, &[Type]); 43] = [
+    ("type", &[]),
+    ("title", &[]),
+    ("description", &[]),
+    ("$comment", &[]),
+    ("default", &[]),
+    ("examples", &[]),
+    ("deprecated", &[]),
+    ("readOnly", &[]),
+    ("writeOnly", &[]),
+    ("nullable", &[]),
+    ("$schema", &[]),
+    ("enum", &[]),
+    ("const", &[]),
+    ("anyOf", &[]),
+    ("oneOf", &[]),
+    ("allOf", &[]),
+    ("discriminator", &[]),
+    ("$ref", &[]),
+    ("$defs", &[]),
+    ("definitions", &[]),
+    ("properties", &[Type::Object]),
+    ("required", &[Type::Object]),
+    ("additionalProperties", &[Type::Object]),
+    ("propertyNames", &[Type::Object]),
+    ("minProperties", &[Type::Object]),
+    ("maxProperties", &[Type::Object]),
+    ("items", &[Type::Array]),
+    ("prefixItems", &[Type::Array]),
+    ("additionalItems", &[Type::Array]),
+    ("minItems", &[Type::Array]),
+    ("maxItems", &[Type::Array]),
+    ("uniqueItems", &[Type::Array]),
+    ("minLength", &[Type::String]),
+    ("maxLength", &[Type::String]),
+    ("pattern", &[Type::String]),
+    ("format", &[Type::String]),
+    ("minimum", &[Type::Integer, Type::Number]),
+    ("maximum", &[Type::Integer, Type::Number]),
+    ("exclusiveMinimum", &[Type::Integer, Type::Number]),
+    ("exclusiveMaximum", &[Type::Integer, Type::Number]),
+    ("multipleOf", &[Type::Integer, Type::Number]),
+    // Accepted for what generators write beside `enum` and nowhere else: see `read_node`.
+    ("enumNames", &[]),
+    ("x-enumNames", &[]),
 ];
 
-fn read_schema(
+/// Reads one tool's `inputSchema` (or `outputSchema`) into `model`: its definitions first, so
+/// that a `$ref` anywhere can name any of them, then the root. `input` says the root must be
+/// an object schema (a tool's arguments).
+fn read_root(
+    model: &mut OwnedModel,
+    totals: &mut Totals,
     node: &Node<'_>,
     pointer: &str,
-    object_depth: usize,
-    root: bool,
-    totals: &mut Totals,
-) -> Result<NodeSpec, SchemaError> {
+    input: bool,
+) -> Result<NodeId, SchemaError> {
+    let root = reserve(model);
+    let mut reader = SchemaReader {
+        model,
+        totals,
+        root,
+        defs: Vec::new(),
+        defs_keyword: None,
+        edges: Vec::new(),
+        values: Vec::new(),
+    };
+    let members: &[(String, Node<'_>)] = match &node.value {
+        Value::Object(members) => members,
+        _ => &[],
+    };
+    let field = |name: &str| members.iter().find(|(key, _)| key == name).map(|(_, v)| v);
+    let defs = match (field("$defs"), field("definitions")) {
+        (Some(_), Some(_)) => {
+            return Err((
+                child(pointer, "definitions"),
+                "give one of \"$defs\" and \"definitions\", not both".into(),
+            ))
+        }
+        (Some(defs), None) => Some(("$defs", defs)),
+        (None, Some(defs)) => Some(("definitions", defs)),
+        (None, None) => None,
+    };
+    let mut definitions = Vec::new();
+    if let Some((keyword, defs)) = defs {
+        let defs_pointer = child(pointer, keyword);
+        let Value::Object(entries) = &defs.value else {
+            return Err((
+                defs_pointer,
+                format!(
+                    "must be an object of schemas, found {}",
+                    describe(&defs.value)
+                ),
+            ));
+        };
+        if let Some(key) = duplicate(entries) {
+            return Err((
+                child(&defs_pointer, key),
+                format!("{} appears twice", quote(key)),
+            ));
+        }
+        reader.defs_keyword = Some(keyword);
+        for (name, _) in entries {
+            let id = reserve(reader.model);
+            reader.defs.push((name.clone(), id));
+        }
+        for ((name, schema), (_, id)) in entries.iter().zip(reader.defs.clone()) {
+            reader.fill(id, schema, &child(&defs_pointer, name), false)?;
+            definitions.push((name.clone(), id));
+        }
+    }
+    reader.fill(root, node, pointer, input)?;
+    if let Some((keyword, _)) = defs {
+        definitions.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        let run = Run {
+            start: reader.model.definitions.len() as u32,
+            len: definitions.len() as u32,
+        };
+        for (name, schema) in definitions {
+            let name = reader.model.text(&name);
+            reader.model.definitions.push(Definition { name, schema });
+        }
+        let keyword = if keyword == "$defs" {
+            DefsKeyword::Defs
+        } else {
+            DefsKeyword::Definitions
+        };
+        reader.model.nodes[root as usize].definitions = Some((keyword, run));
+    }
+    reader.no_endless_references()?;
+    reader.limits(pointer)?;
+    reader.values_fit()?;
+    Ok(root)
+}
+
+/// A node index taken before its node is read, so that references to it can be made first.
+fn reserve(model: &mut OwnedModel) -> NodeId {
+    model.nodes.push(Schema::of(Type::Object));
+    model.nodes.len() as NodeId - 1
+}
+
+struct SchemaReader<'m> {
+    model: &'m mut OwnedModel,
+    totals: &'m mut Totals,
+    /// The schema's root, which `"$ref": "#"` names.
+    root: NodeId,
+    /// The root's definitions by name, for `$ref`.
+    defs: Vec<(String, NodeId)>,
+    /// `"$defs"` or `"definitions"`, whichever the root gave.
+    defs_keyword: Option<&'static str>,
+    /// The references that do not step into a value (`$ref` and the branches of `anyOf`,
+    /// `oneOf` and `allOf`): a cycle of them would have a checker go round for ever.
+    edges: Vec<(NodeId, NodeId, String)>,
+    /// Values that must fit their node (`default`, `const`, `enum`, `examples`), checked once
+    /// every node is read: the node, the value as canonical JSON, and where it is.
+    values: Vec<(NodeId, String, String)>,
+}
+
+impl SchemaReader<'_> {
+    /// Reads the schema `node` into the reserved index `id`.
+    fn read(&mut self, node: &Node<'_>, pointer: &str) -> Result<NodeId, SchemaError> {
+        let id = reserve(self.model);
+        self.fill(id, node, pointer, false)?;
+        Ok(id)
+    }
+
+    /// A list of schemas (`anyOf`, `oneOf`, `allOf`, `prefixItems`) as a run of subschemas.
+    fn read_list(
+        &mut self,
+        node: &Node<'_>,
+        pointer: &str,
+        from: Option<NodeId>,
+    ) -> Result<Run, SchemaError> {
+        let Value::Array(elements) = &node.value else {
+            return Err((
+                pointer.into(),
+                format!(
+                    "must be an array of schemas, found {}",
+                    describe(&node.value)
+                ),
+            ));
+        };
+        if elements.is_empty() {
+            return Err((pointer.into(), "must list at least one schema".into()));
+        }
+        let mut ids = Vec::with_capacity(elements.len());
+        for (i, element) in elements.iter().enumerate() {
+            let at = child(pointer, &i.to_string());
+            let id = self.read(element, &at)?;
+            if let Some(from) = from {
+                self.edges.push((from, id, at));
+            }
+            ids.push(id);
+        }
+        let run = Run {
+            start: self.model.subschemas.len() as u32,
+            len: ids.len() as u32,
+        };
+        self.model.subschemas.extend(ids);
+        Ok(run)
+    }
+
+    fn fill(
+        &mut self,
+        id: NodeId,
+        node: &Node<'_>,
+        pointer: &str,
+        input: bool,
+    ) -> Result<(), SchemaError> {
+        let members = match &node.value {
+            Value::Object(members) => members,
+            Value::Bool(flag) if !input => {
+                let mut schema = Schema::of(Type::Object);
+                schema.boolean = Some(*flag);
+                schema.types = if *flag { Types::ANY } else { Types(0) };
+                schema.type_form = TypeForm::Absent;
+                self.model.nodes[id as usize] = schema;
+                return Ok(());
+            }
+            other => {
+                return Err((
+                    pointer.into(),
+                    format!("a schema must be an object, found {}", describe(other)),
+                ))
+            }
+        };
+        if let Some(key) = duplicate(members) {
+            return Err((child(pointer, key), format!("{} appears twice", quote(key))));
+        }
+        let field = |name: &str| members.iter().find(|(key, _)| key == name).map(|(_, v)| v);
+        let at = |key: &str| child(pointer, key);
+        let (types, type_form) = read_types(field("type"), pointer)?;
+        if input && type_form != TypeForm::Absent && types != Types::of(Type::Object) {
+            return Err((
+                at("type"),
+                "the arguments must be an object: give \"type\": \"object\", or no type".into(),
+            ));
+        }
+        for (key, _) in members {
+            let Some((_, applies)) = KEYWORDS.iter().find(|(keyword, _)| keyword == key) else {
+                return Err((
+                    at(key),
+                    format!(
+                        "keyword {} is not supported (docs/catalogs.md lists those a catalog \
+                         may use)",
+                        quote(key)
+                    ),
+                ));
+            };
+            if type_form != TypeForm::Absent
+                && !applies.is_empty()
+                && !applies.iter().any(|ty| types.has(*ty))
+            {
+                let names: Vec<&str> = applies.iter().map(|ty| ty.as_str()).collect();
+                return Err((
+                    at(key),
+                    format!(
+                        "\"{key}\" applies to {} schemas, not {}",
+                        names.join(" and "),
+                        type_names(types)
+                    ),
+                ));
+            }
+        }
+        if id != self.root && (field("$defs").is_some() || field("definitions").is_some()) {
+            let key = if field("$defs").is_some() {
+                "$defs"
+            } else {
+                "definitions"
+            };
+            return Err((
+                at(key),
+                format!("only the root of a tool's schema may have \"{key}\""),
+            ));
+        }
+        if field("$schema").is_some() && id != self.root {
+            return Err((
+                at("$schema"),
+                "only the root of a tool's schema may have \"$schema\"".into(),
+            ));
+        }
+        if (field("enumNames").is_some() || field("x-enumNames").is_some())
+            && field("enum").is_none()
+        {
+            return Err((
+                pointer.into(),
+                "\"enumNames\" labels the values of an \"enum\" beside it, and there is none"
+                    .into(),
+            ));
+        }
+
+        let mut schema = Schema::of(Type::Object);
+        schema.types = types;
+        schema.type_form = type_form;
+        schema.ty = Type::ALL
+            .into_iter()
+            .find(|ty| types.has(*ty) && type_form != TypeForm::Absent)
+            .unwrap_or(Type::Object);
+        if input {
+            // A root without `type` is an object with no declared properties: every shape
+            // writes it as one.
+            schema.types = Types::of(Type::Object);
+            schema.type_form = TypeForm::One;
+        }
+        let text = |reader: &mut Self, key: &str| -> Result<Option<Text>, SchemaError> {
+            Ok(optional_string(field(key), &at(key))?.map(|text| reader.model.text(&text)))
+        };
+        schema.title = text(self, "title")?;
+        schema.description = text(self, "description")?;
+        schema.comment = text(self, "$comment")?;
+        schema.dialect = text(self, "$schema")?;
+        schema.format = text(self, "format")?;
+        for (key, slot) in [
+            ("deprecated", &mut schema.deprecated),
+            ("readOnly", &mut schema.read_only),
+            ("writeOnly", &mut schema.write_only),
+            ("nullable", &mut schema.nullable),
+            ("uniqueItems", &mut schema.unique_items),
+        ] {
+            *slot = match field(key) {
+                None => None,
+                Some(Node {
+                    value: Value::Bool(flag),
+                }) => Some(*flag),
+                Some(other) => {
+                    return Err((
+                        at(key),
+                        format!("must be a boolean, found {}", describe(&other.value)),
+                    ))
+                }
+            };
+        }
+        if let Some(examples) = field("examples") {
+            let Value::Array(_) = examples.value else {
+                return Err((
+                    at("examples"),
+                    format!(
+                        "must be an array of values, found {}",
+                        describe(&examples.value)
+                    ),
+                ));
+            };
+            schema.examples = Some(self.model.text(&canonical(examples)));
+        }
+        if let Some(pattern) = schema.pattern_text(field("pattern"), &at("pattern"))? {
+            schema.pattern = Some(self.model.text(&pattern));
+        }
+
+        // Combinations and references.
+        for (key, slot) in [
+            ("anyOf", &mut schema.any_of),
+            ("oneOf", &mut schema.one_of),
+            ("allOf", &mut schema.all_of),
+        ] {
+            if let Some(list) = field(key) {
+                *slot = Some(self.read_list(list, &at(key), Some(id))?);
+            }
+        }
+        if let Some(discriminator) = field("discriminator") {
+            read_discriminator(discriminator, &at("discriminator"))?;
+            if schema.one_of.is_none() && schema.any_of.is_none() {
+                return Err((
+                    at("discriminator"),
+                    "a discriminator names which branch of a \"oneOf\" (or \"anyOf\") beside it \
+                     applies, and there is none"
+                        .into(),
+                ));
+            }
+            schema.discriminator = Some(self.model.text(&canonical(discriminator)));
+        }
+        if let Some(reference) = field("$ref") {
+            let Value::String(target) = &reference.value else {
+                return Err((
+                    at("$ref"),
+                    format!("must be a string, found {}", describe(&reference.value)),
+                ));
+            };
+            let resolved = self.resolve(target).ok_or_else(|| {
+                let expected = match self.defs_keyword {
+                    Some(keyword) => format!("\"#\" or \"#/{keyword}/NAME\" of this schema"),
+                    None => "\"#\": this schema has no \"$defs\"".into(),
+                };
+                (
+                    at("$ref"),
+                    format!(
+                        "{} does not resolve; a reference must be local, {expected}",
+                        quote(target)
+                    ),
+                )
+            })?;
+            self.edges.push((id, resolved, at("$ref")));
+            schema.reference = Some((self.model.text(target), resolved));
+        }
+
+        // Values.
+        if let Some(values) = field("enum") {
+            schema.enumeration = Some(self.read_enum(values, id, types, type_form, &at("enum"))?);
+        }
+        if let Some(value) = field("const") {
+            schema.constant = Some(self.value_of(value, id, types, type_form, &at("const"))?);
+        }
+        if let Some(value) = field("default") {
+            schema.default = Some(self.scalar(value));
+            self.values.push((id, canonical(value), at("default")));
+        }
+        if let Some(Node {
+            value: Value::Array(examples),
+        }) = field("examples")
+        {
+            for (i, example) in examples.iter().enumerate() {
+                let where_ = child(&at("examples"), &i.to_string());
+                self.values.push((id, canonical(example), where_));
+            }
+        }
+
+        // Objects.
+        let properties_pointer = at("properties");
+        let mut properties: Vec<(String, bool, NodeId)> = Vec::new();
+        match field("properties") {
+            None => {}
+            Some(Node {
+                value: Value::Object(entries),
+            }) => {
+                schema.has_properties = true;
+                if let Some(key) = duplicate(entries) {
+                    return Err((
+                        child(&properties_pointer, key),
+                        format!("{} appears twice", quote(key)),
+                    ));
+                }
+                for (name, node) in entries {
+                    let property_pointer = child(&properties_pointer, name);
+                    if !is_property_name(name.as_bytes()) {
+                        return Err((
+                            property_pointer,
+                            format!(
+                                "property name {} must match ^[a-zA-Z_][a-zA-Z0-9_]{{0,63}}$",
+                                quote(name)
+                            ),
+                        ));
+                    }
+                    let child_id = self.read(node, &property_pointer)?;
+                    properties.push((name.clone(), false, child_id));
+                }
+            }
+            Some(other) => {
+                return Err((
+                    properties_pointer,
+                    format!("must be an object, found {}", describe(&other.value)),
+                ))
+            }
+        }
+        properties.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        if let Some(required) = field("required") {
+            let required_pointer = at("required");
+            let Value::Array(names) = &required.value else {
+                return Err((
+                    required_pointer,
+                    format!(
+                        "must be an array of property names, found {}",
+                        describe(&required.value)
+                    ),
+                ));
+            };
+            schema.has_required = true;
+            for (i, name) in names.iter().enumerate() {
+                let at = child(&required_pointer, &i.to_string());
+                let Value::String(name) = &name.value else {
+                    return Err((
+                        at,
+                        format!("must be a property name, found {}", describe(&name.value)),
+                    ));
+                };
+                let Some(property) = properties.iter_mut().find(|p| &p.0 == name) else {
+                    return Err((
+                        at,
+                        format!("{} is not a property of this object", quote(name)),
+                    ));
+                };
+                if property.1 {
+                    return Err((at, format!("{} appears twice", quote(name))));
+                }
+                property.1 = true;
+            }
+        }
+        schema.properties = Run {
+            start: self.model.properties.len() as u32,
+            len: properties.len() as u32,
+        };
+        for (name, required, child_id) in properties {
+            let name = self.model.text(&name);
+            self.model.properties.push(Property {
+                name,
+                required,
+                schema: child_id,
+            });
+        }
+        if let Some(node) = field("additionalProperties") {
+            schema.additional = Some(self.read(node, &at("additionalProperties"))?);
+        }
+        if let Some(node) = field("propertyNames") {
+            schema.property_names = Some(self.read(node, &at("propertyNames"))?);
+        }
+        (schema.min_properties, schema.max_properties) =
+            counts(&field, pointer, "minProperties", "maxProperties")?;
+
+        // Arrays.
+        match field("items") {
+            None => {}
+            Some(
+                list @ Node {
+                    value: Value::Array(_),
+                },
+            ) => {
+                if field("prefixItems").is_some() {
+                    return Err((
+                        at("items"),
+                        "a list of schemas here is draft-07's tuple; give it as \
+                         \"prefixItems\" instead, beside a single-schema \"items\""
+                            .into(),
+                    ));
+                }
+                let run = self.read_list(list, &at("items"), None)?;
+                schema.prefix_items = Some((TupleForm::ItemsList, run));
+            }
+            Some(node) => schema.items = Some(self.read(node, &at("items"))?),
+        }
+        if let Some(list) = field("prefixItems") {
+            let run = self.read_list(list, &at("prefixItems"), None)?;
+            schema.prefix_items = Some((TupleForm::PrefixItems, run));
+        }
+        if let Some(node) = field("additionalItems") {
+            if !matches!(schema.prefix_items, Some((TupleForm::ItemsList, _))) {
+                return Err((
+                    at("additionalItems"),
+                    "\"additionalItems\" follows a tuple given as an \"items\" list \
+                     (draft-07), and there is none; give \"items\" instead"
+                        .into(),
+                ));
+            }
+            schema.additional_items = Some(self.read(node, &at("additionalItems"))?);
+        }
+        (schema.min_items, schema.max_items) = counts(&field, pointer, "minItems", "maxItems")?;
+
+        // Strings and numbers.
+        (schema.min_length, schema.max_length) = counts(&field, pointer, "minLength", "maxLength")?;
+        let number = |reader: &mut Self, key: &str| -> Result<Option<Number>, SchemaError> {
+            Ok(number_field(field(key), &at(key))?.map(|text| number(reader.model, &text)))
+        };
+        schema.minimum = number(self, "minimum")?;
+        schema.maximum = number(self, "maximum")?;
+        schema.exclusive_minimum = number(self, "exclusiveMinimum")?;
+        schema.exclusive_maximum = number(self, "exclusiveMaximum")?;
+        schema.multiple_of = number(self, "multipleOf")?;
+        if schema
+            .multiple_of
+            .is_some_and(|divisor| divisor.value <= 0.0)
+        {
+            return Err((
+                at("multipleOf"),
+                "must be more than 0, as JSON Schema requires".into(),
+            ));
+        }
+        no_empty_range(&schema, pointer)?;
+        self.model.nodes[id as usize] = schema;
+        Ok(())
+    }
+
+    /// The node that a local `$ref` names: `#` (the root), or `#/$defs/NAME` (with the root's
+    /// own keyword), the name JSON-Pointer-escaped (RFC 6901: `~1` is `/`, `~0` is `~`).
+    fn resolve(&self, target: &str) -> Option<NodeId> {
+        if target == "#" {
+            return Some(self.root);
+        }
+        let keyword = self.defs_keyword?;
+        let name = target
+            .strip_prefix("#/")?
+            .strip_prefix(keyword)?
+            .strip_prefix('/')?;
+        let name = name.replace("~1", "/").replace("~0", "~");
+        self.defs
+            .iter()
+            .find(|(defined, _)| *defined == name)
+            .map(|(_, id)| *id)
+    }
+
+    fn read_enum(
+        &mut self,
+        values: &Node<'_>,
+        id: NodeId,
+        types: Types,
+        form: TypeForm,
+        pointer: &str,
+    ) -> Result<Run, SchemaError> {
+        let Value::Array(elements) = &values.value else {
+            return Err((
+                pointer.into(),
+                format!(
+                    "must be an array of values, found {}",
+                    describe(&values.value)
+                ),
+            ));
+        };
+        if elements.is_empty() {
+            return Err((
+                pointer.into(),
+                "must list at least one value: an empty enum admits nothing".into(),
+            ));
+        }
+        let mut seen: Vec<String> = Vec::with_capacity(elements.len());
+        let mut out = Vec::with_capacity(elements.len());
+        for (i, element) in elements.iter().enumerate() {
+            let at = child(pointer, &i.to_string());
+            let value = self.value_of(element, id, types, form, &at)?;
+            let key = comparable(element);
+            if seen.contains(&key) {
+                return Err((at, "the same value appears twice".into()));
+            }
+            seen.push(key);
+            self.totals.enum_values += 1;
+            out.push(value);
+        }
+        let run = Run {
+            start: self.model.values.len() as u32,
+            len: out.len() as u32,
+        };
+        self.model.values.extend(out);
+        Ok(run)
+    }
+
+    /// An `enum` or `const` value: of one of the node's types when it gives any (the value
+    /// must fit the node's other keywords too, checked once every node is read).
+    fn value_of(
+        &mut self,
+        node: &Node<'_>,
+        id: NodeId,
+        types: Types,
+        form: TypeForm,
+        pointer: &str,
+    ) -> Result<Scalar, SchemaError> {
+        if form != TypeForm::Absent && !types_admit(types, node) {
+            return Err((
+                pointer.into(),
+                format!(
+                    "must be {}, as the schema's type says; found {}",
+                    type_names(types),
+                    describe(&node.value)
+                ),
+            ));
+        }
+        self.values.push((id, canonical(node), pointer.into()));
+        Ok(self.scalar(node))
+    }
+
+    fn scalar(&mut self, node: &Node<'_>) -> Scalar {
+        match &node.value {
+            Value::String(text) => Scalar::String(self.model.text(text)),
+            Value::Number(text) => Scalar::Number(number(self.model, text)),
+            Value::Bool(flag) => Scalar::Boolean(*flag),
+            Value::Null => Scalar::Null,
+            Value::Object(_) | Value::Array(_) => Scalar::Json(self.model.text(&canonical(node))),
+        }
+    }
+
+    /// Refuses a cycle of references that never steps into a value (`{"$ref": "#"}` at the
+    /// root, or two definitions that are each other's `allOf`): no value could end it.
+    fn no_endless_references(&self) -> Result<(), SchemaError> {
+        // Depth-first over the edges, colouring nodes: 1 on the path, 2 done.
+        let mut colour: std::collections::HashMap<NodeId, u8> = Default::default();
+        for (start, _, _) in &self.edges {
+            let mut stack: Vec<(NodeId, usize)> = vec![(*start, 0)];
+            if colour.get(start).copied().unwrap_or(0) == 2 {
+                continue;
+            }
+            colour.insert(*start, 1);
+            while let Some((node, next)) = stack.last().copied() {
+                let out: Vec<&(NodeId, NodeId, String)> =
+                    self.edges.iter().filter(|edge| edge.0 == node).collect();
+                match out.get(next) {
+                    None => {
+                        colour.insert(node, 2);
+                        stack.pop();
+                    }
+                    Some((_, to, pointer)) => {
+                        stack.last_mut().expect("not empty").1 += 1;
+                        match colour.get(to).copied().unwrap_or(0) {
+                            1 => {
+                                return Err((
+                                    pointer.clone(),
+                                    "this reference leads back to itself without stepping \
+                                     into a property or an item: no value could end it"
+                                        .into(),
+                                ))
+                            }
+                            2 => {}
+                            _ => {
+                                colour.insert(*to, 1);
+                                stack.push((*to, 0));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// OpenAI strict's limits (nesting, properties, enum values), counted over what the
+    /// schema expands to: a `$ref` counts what it names each time it is used, except where it
+    /// recurses, which no count can expand.
+    fn limits(&mut self, pointer: &str) -> Result<(), SchemaError> {
+        let model = self.model.model();
+        let mut path = Vec::new();
+        let (depth, properties, values) = expand(model, self.root, &mut path);
+        self.totals.properties += properties;
+        if depth > MAX_OBJECT_NESTING {
+            return Err((
+                pointer.into(),
+                format!(
+                    "{depth} levels of object nesting; OpenAI strict allows at most \
+                     {MAX_OBJECT_NESTING}"
+                ),
+            ));
+        }
+        if self.totals.properties > MAX_PROPERTIES {
+            return Err((
+                pointer.into(),
+                format!(
+                    "{} object properties in the catalog so far; OpenAI strict allows at most \
+                     {MAX_PROPERTIES} in all",
+                    self.totals.properties
+                ),
+            ));
+        }
+        // Enum values were counted as read; a definition used again counts again.
+        self.totals.enum_values += values.saturating_sub(self.totals.enum_values.min(values));
+        if self.totals.enum_values > MAX_ENUM_VALUES {
+            return Err((
+                pointer.into(),
+                format!(
+                    "{} enum values in the catalog so far; OpenAI strict allows at most \
+                     {MAX_ENUM_VALUES} in all",
+                    self.totals.enum_values
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every `default`, `const`, `enum` value and example fits its node, as check_call would
+    /// judge it.
+    fn values_fit(&self) -> Result<(), SchemaError> {
+        let model = self.model.model();
+        for (id, value, pointer) in &self.values {
+            if let Some(problem) = crate::validate::first_problem(model, *id, value.as_bytes()) {
+                return Err((
+                    pointer.clone(),
+                    format!("does not fit its own schema: {problem}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Depth of object nesting, properties and enum values along what `id` expands to, stopping
+/// where a reference recurses (`path` holds the nodes being expanded).
+fn expand(model: Model<'_>, id: NodeId, path: &mut Vec<NodeId>) -> (usize, usize, usize) {
+    if path.contains(&id) || path.len() > 64 {
+        return (0, 0, 0);
+    }
+    path.push(id);
+    let node = model.node(id);
+    let mut deepest = 0;
+    let mut properties = model.properties(node).len();
+    let mut values = node.enumeration.map_or(0, |run| run.len as usize);
+    let mut below = |child: NodeId, path: &mut Vec<NodeId>| {
+        let (depth, p, v) = expand(model, child, path);
+        deepest = deepest.max(depth);
+        properties += p;
+        values += v;
+    };
+    for property in model.properties(node) {
+        below(property.schema, path);
+    }
+    let singles = [
+        node.items,
+        node.additional,
+        node.additional_items,
+        node.property_names,
+        node.reference.map(|(_, target)| target),
+    ];
+    for child in singles.into_iter().flatten() {
+        below(child, path);
+    }
+    for run in [
+        node.any_of,
+        node.one_of,
+        node.all_of,
+        node.prefix_items.map(|(_, run)| run),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        for &child in model.subschemas(run) {
+            below(child, path);
+        }
+    }
+    path.pop();
+    let own = usize::from(node.has_properties && node.types.has(Type::Object));
+    (own + deepest, properties, values)
+}
+
+/// The `type` keyword: absent (any value), one name, or a list of distinct names.
+fn read_types(node: Option<&Node<'_>>, pointer: &str) -> Result<(Types, TypeForm), SchemaError> {
+    let at = child(pointer, "type");
+    let name = |node: &Node<'_>, at: &str| -> Result<Type, SchemaError> {
+        let Value::String(name) = &node.value else {
+            return Err((
+                at.into(),
+                format!("must be a type name, found {}", describe(&node.value)),
+            ));
+        };
+        Type::ALL
+            .into_iter()
+            .find(|ty| ty.as_str() == name)
+            .ok_or_else(|| {
+                (
+                    at.into(),
+                    format!("{} is not a type; expected one of {TYPES}", quote(name)),
+                )
+            })
+    };
+    match node {
+        None => Ok((Types::ANY, TypeForm::Absent)),
+        Some(
+            list @ Node {
+                value: Value::Array(names),
+            },
+        ) => {
+            if names.is_empty() {
+                return Err((at, "must list at least one type".into()));
+            }
+            let mut types = Types(0);
+            for (i, node) in names.iter().enumerate() {
+                let at = child(&at, &i.to_string());
+                let ty = name(node, &at)?;
+                if types.has(ty) {
+                    return Err((at, format!("{} appears twice", quote(ty.as_str()))));
+                }
+                types = types.with(ty);
+            }
+            let _ = list;
+            Ok((types, TypeForm::List))
+        }
+        Some(node) => Ok((Types::of(name(node, &at)?), TypeForm::One)),
+    }
+}
+
+/// `string`, `integer or null`: a set of types for messages.
+fn type_names(types: Types) -> String {
+    let names: Vec<&str> = Type::ALL
+        .into_iter()
+        .filter(|ty| types.has(*ty))
+        .map(Type::as_str)
+        .collect();
+    names.join(" or ")
+}
+
+/// Whether a value's JSON type is one of `types` (an integral number is an integer).
+fn types_admit(types: Types, node: &Node<'_>) -> bool {
+    match &node.value {
+        Value::Object(_) => types.has(Type::Object),
+        Value::Array(_) => types.has(Type::Array),
+        Value::String(_) => types.has(Type::String),
+        Value::Bool(_) => types.has(Type::Boolean),
+        Value::Null => types.has(Type::Null),
+        Value::Number(text) => {
+            types.has(Type::Number)
+                || (types.has(Type::Integer)
+                    && text.parse::<f64>().is_ok_and(|value| value.fract() == 0.0))
+        }
+    }
+}
+
+/// A value's canonical form for telling values apart, with numbers by value (`1` and `1.0`
+/// are the same value, as JSON Schema says).
+fn comparable(node: &Node<'_>) -> String {
+    match &node.value {
+        Value::Number(text) => format!("{:?}", text.parse::<f64>().unwrap_or(f64::NAN)),
+        Value::Array(elements) => {
+            let parts: Vec<String> = elements.iter().map(comparable).collect();
+            format!("[{}]", parts.join(","))
+        }
+        Value::Object(members) => {
+            let mut parts: Vec<String> = members
+                .iter()
+                .map(|(key, value)| format!("{key:?}:{}", comparable(value)))
+                .collect();
+            parts.sort();
+            format!("{{{}}}", parts.join(","))
+        }
+        _ => canonical(node),
+    }
+}
+
+/// pydantic's `discriminator` (OpenAPI's): `propertyName`, and optionally a `mapping` of
+/// values to references.
+fn read_discriminator(node: &Node<'_>, pointer: &str) -> Result<(), SchemaError> {
     let Value::Object(members) = &node.value else {
         return Err((
             pointer.into(),
-            format!(
-                "a schema must be an object, found {}",
-                describe(&node.value)
-            ),
+            format!("must be an object, found {}", describe(&node.value)),
         ));
     };
-    if let Some(key) = duplicate(members) {
-        return Err((child(pointer, key), format!("{} appears twice", quote(key))));
-    }
-    let field = |name: &str| members.iter().find(|(key, _)| key == name).map(|(_, v)| v);
-    let ty = read_type(field("type"), pointer, root)?;
-    if ty == "object" && object_depth > MAX_OBJECT_NESTING {
-        return Err((
-            pointer.into(),
-            format!(
-                "{object_depth} levels of object nesting; OpenAI strict allows at most \
-                 {MAX_OBJECT_NESTING}"
-            ),
-        ));
-    }
-    for (key, _) in members {
-        check_keyword(key, ty, pointer, root)?;
-    }
-
-    let mut spec = NodeSpec {
-        ty,
-        description: None,
-        default: None,
-        properties: Vec::new(),
-        has_required: false,
-        closed: false,
-        items: None,
-        min_items: None,
-        max_items: None,
-        enumeration: None,
-        min_length: None,
-        max_length: None,
-        minimum: None,
-        maximum: None,
-    };
-    let string_of = |key: &str| -> Result<Option<String>, SchemaError> {
-        match field(key) {
-            None => Ok(None),
-            Some(Node {
-                value: Value::String(text),
-                ..
-            }) => Ok(Some(text.clone())),
-            Some(other) => Err((
+    for (key, value) in members {
+        let ok = match (key.as_str(), &value.value) {
+            ("propertyName", Value::String(_)) => true,
+            ("mapping", Value::Object(entries)) => entries
+                .iter()
+                .all(|(_, target)| matches!(target.value, Value::String(_))),
+            _ => false,
+        };
+        if !ok {
+            return Err((
                 child(pointer, key),
-                format!("must be a string, found {}", describe(&other.value)),
-            )),
+                "a discriminator has \"propertyName\" (a string) and optionally \"mapping\" \
+                 (an object of strings)"
+                    .into(),
+            ));
         }
-    };
-    spec.description = string_of("description")?;
-    string_of("$schema")?;
-
-    match ty {
-        "object" => read_object(&mut spec, &field, pointer, object_depth, root, totals)?,
-        "array" => read_array(&mut spec, &field, pointer, object_depth, totals)?,
-        "string" => {
-            (spec.min_length, spec.max_length) = counts(&field, pointer, "minLength", "maxLength")?;
-        }
-        "integer" | "number" => (spec.minimum, spec.maximum) = bounds(&field, pointer)?,
-        _ => {}
     }
-    if let Some(values) = field("enum") {
-        spec.enumeration = Some(read_enum(values, ty, pointer, totals)?);
+    if !members.iter().any(|(key, _)| key == "propertyName") {
+        return Err((pointer.into(), "missing \"propertyName\"".into()));
     }
-    if let Some(default) = field("default") {
-        spec.default = Some(read_default(default, &spec, pointer)?);
-    }
-    Ok(spec)
+    Ok(())
 }
 
-/// The node's one type, of those the subset has; the root's must be `object`.
-fn read_type(
-    node: Option<&Node<'_>>,
-    pointer: &str,
-    root: bool,
-) -> Result<&'static str, SchemaError> {
-    let ty: &'static str = match node {
-        None => {
-            return Err((
+impl Schema {
+    /// `pattern`, checked by the engine that check_call will match it with.
+    fn pattern_text(
+        &self,
+        node: Option<&Node<'_>>,
+        pointer: &str,
+    ) -> Result<Option<String>, SchemaError> {
+        let Some(pattern) = optional_string(node, pointer)? else {
+            return Ok(None);
+        };
+        crate::regex::Regex::new(&pattern).map_err(|err| {
+            (
+                pointer.to_string(),
+                format!(
+                    "{} is not a pattern this checker can match: {err}",
+                    quote(&pattern)
+                ),
+            )
+        })?;
+        Ok(Some(pattern))
+    }
+}
+
+/// A number keyword, as written: a finite 64-bit float.
+fn number_field(node: Option<&Node<'_>>, pointer: &str) -> Result<Option<String>, SchemaError> {
+    match node {
+        None => Ok(None),
+        Some(Node {
+            value: Value::Number(text),
+        }) => match text.parse::<f64>() {
+            Ok(value) if value.is_finite() => Ok(Some(text.to_string())),
+            _ => Err((
                 pointer.into(),
-                format!("missing \"type\"; give exactly one of {TYPES}"),
-            ))
-        }
-        Some(Node {
-            value: Value::String(ty),
-            ..
-        }) => match ["object", "array", "string", "integer", "number", "boolean"]
-            .into_iter()
-            .find(|known| known == ty)
-        {
-            Some(known) => known,
-            None => {
-                return Err((
-                    child(pointer, "type"),
-                    format!(
-                        "{} is not a supported type; expected one of {TYPES}",
-                        quote(ty)
-                    ),
-                ))
-            }
-        },
-        Some(Node {
-            value: Value::Array(_),
-            ..
-        }) => {
-            return Err((
-                child(pointer, "type"),
-                format!("a list of types is not supported; give exactly one of {TYPES}"),
-            ))
-        }
-        Some(other) => {
-            return Err((
-                child(pointer, "type"),
-                format!("must be a string, found {}", describe(&other.value)),
-            ))
-        }
-    };
-    if root && ty != "object" {
-        return Err((
-            child(pointer, "type"),
-            format!("the arguments must be an object, found {}", quote(ty)),
-        ));
-    }
-    Ok(ty)
-}
-
-/// That `key` is a keyword of the subset and applies to a node of type `ty`.
-fn check_keyword(key: &str, ty: &str, pointer: &str, root: bool) -> Result<(), SchemaError> {
-    let applies = match key {
-        "type" | "description" => true,
-        "$schema" if root => true,
-        "$schema" => {
-            return Err((
-                child(pointer, key),
-                "only the root of inputSchema may have \"$schema\"".into(),
-            ))
-        }
-        "default" if matches!(ty, "object" | "array") => {
-            return Err((
-                child(pointer, key),
-                format!(
-                    "\"default\" applies to string, integer, number and boolean schemas, \
-                     not {ty}"
-                ),
-            ))
-        }
-        "default" => true,
-        other => match KEYWORDS.iter().find(|(keyword, _)| *keyword == other) {
-            Some((_, types)) if types.contains(&ty) => true,
-            Some((keyword, types)) => {
-                return Err((
-                    child(pointer, key),
-                    format!(
-                        "\"{keyword}\" applies to {} schemas, not {ty}",
-                        types.join(" and ")
-                    ),
-                ))
-            }
-            None => false,
-        },
-    };
-    if applies {
-        return Ok(());
-    }
-    Err((
-        child(pointer, key),
-        format!(
-            "keyword {} is not supported; the catalog's schema subset is type, description, \
-             properties, required, additionalProperties, items, minItems, maxItems, enum, \
-             minLength, maxLength, minimum, maximum, default, and $schema at the root",
-            quote(key)
-        ),
-    ))
-}
-
-/// An array's `items`, one schema, and its counts.
-fn read_array<'n>(
-    spec: &mut NodeSpec,
-    field: &dyn Fn(&str) -> Option<&'n Node<'n>>,
-    pointer: &str,
-    object_depth: usize,
-    totals: &mut Totals,
-) -> Result<(), SchemaError> {
-    let Some(items) = field("items") else {
-        return Err((
-            pointer.into(),
-            "an array schema needs \"items\", one schema for every element".into(),
-        ));
-    };
-    let items_pointer = child(pointer, "items");
-    if let Value::Array(_) = items.value {
-        return Err((
-            items_pointer,
-            "must be one schema object; a list of schemas (a tuple) is not supported".into(),
-        ));
-    }
-    spec.items = Some(Box::new(read_schema(
-        items,
-        &items_pointer,
-        object_depth + 1,
-        false,
-        totals,
-    )?));
-    (spec.min_items, spec.max_items) = counts(field, pointer, "minItems", "maxItems")?;
-    Ok(())
-}
-
-/// A number's `minimum` and `maximum`, as written: finite 64-bit floats, the first not above
-/// the second.
-fn bounds<'n>(
-    field: &dyn Fn(&str) -> Option<&'n Node<'n>>,
-    pointer: &str,
-) -> Result<(Option<String>, Option<String>), SchemaError> {
-    let bound = |key: &str| -> Result<Option<(String, f64)>, SchemaError> {
-        match field(key) {
-            None => Ok(None),
-            Some(Node {
-                value: Value::Number(text),
-                ..
-            }) => match text.parse::<f64>() {
-                Ok(value) if value.is_finite() => Ok(Some((text.to_string(), value))),
-                _ => Err((
-                    child(pointer, key),
-                    format!("{text} is out of range for a 64-bit float"),
-                )),
-            },
-            Some(other) => Err((
-                child(pointer, key),
-                format!("must be a number, found {}", describe(&other.value)),
+                format!("{text} is out of range for a 64-bit float"),
             )),
-        }
-    };
-    let (minimum, maximum) = (bound("minimum")?, bound("maximum")?);
-    if let (Some((low, low_value)), Some((high, high_value))) = (&minimum, &maximum) {
-        if low_value > high_value {
-            return Err((
-                child(pointer, "minimum"),
-                format!("{low} is more than maximum {high}"),
-            ));
-        }
+        },
+        Some(other) => Err((
+            pointer.into(),
+            format!("must be a number, found {}", describe(&other.value)),
+        )),
     }
-    Ok((minimum.map(|(text, _)| text), maximum.map(|(text, _)| text)))
 }
 
-fn read_object<'n>(
-    spec: &mut NodeSpec,
-    field: &dyn Fn(&str) -> Option<&'n Node<'n>>,
-    pointer: &str,
-    object_depth: usize,
-    root: bool,
-    totals: &mut Totals,
-) -> Result<(), SchemaError> {
-    let properties_pointer = child(pointer, "properties");
-    match field("properties") {
-        None => {}
-        Some(Node {
-            value: Value::Object(members),
-            ..
-        }) => {
-            if let Some(key) = duplicate(members) {
+/// Refuses bounds that no number meets: a lower bound above an upper one, or exclusive bounds
+/// that meet.
+fn no_empty_range(schema: &Schema, pointer: &str) -> Result<(), SchemaError> {
+    let lows = [
+        ("minimum", schema.minimum, false),
+        ("exclusiveMinimum", schema.exclusive_minimum, true),
+    ];
+    let highs = [
+        ("maximum", schema.maximum, false),
+        ("exclusiveMaximum", schema.exclusive_maximum, true),
+    ];
+    for (low_key, low, low_open) in lows {
+        for (high_key, high, high_open) in highs {
+            let (Some(low), Some(high)) = (low, high) else {
+                continue;
+            };
+            let empty = if low_open || high_open {
+                low.value >= high.value
+            } else {
+                low.value > high.value
+            };
+            if empty {
                 return Err((
-                    child(&properties_pointer, key),
-                    format!("{} appears twice", quote(key)),
+                    child(pointer, low_key),
+                    format!("no number is within {low_key} and {high_key}: the range is empty"),
                 ));
             }
-            for (name, node) in members {
-                let property_pointer = child(&properties_pointer, name);
-                if !is_property_name(name.as_bytes()) {
-                    return Err((
-                        property_pointer,
-                        format!(
-                            "property name {} must match ^[a-zA-Z_][a-zA-Z0-9_]{{0,63}}$",
-                            quote(name)
-                        ),
-                    ));
-                }
-                totals.properties += 1;
-                if totals.properties > MAX_PROPERTIES {
-                    return Err((
-                        property_pointer,
-                        format!(
-                            "property {} of the catalog; OpenAI strict allows at most \
-                             {MAX_PROPERTIES} in all",
-                            totals.properties
-                        ),
-                    ));
-                }
-                let schema = read_schema(node, &property_pointer, object_depth + 1, false, totals)?;
-                spec.properties.push((name.clone(), false, schema));
-            }
-        }
-        Some(other) => {
-            return Err((
-                properties_pointer,
-                format!("must be an object, found {}", describe(&other.value)),
-            ))
-        }
-    }
-    // A nested object that gives no `properties` (and is not closed) is free-form: any object.
-    // One that declares none, or closes itself with none, admits only `{}`, which no tool means.
-    // `required` counts too: the compiled-in check refuses a nested object that has it and no
-    // properties, and every rule of that check must be refused here first, with one line.
-    let declared = field("properties").is_some()
-        || field("additionalProperties").is_some()
-        || field("required").is_some();
-    if !root && spec.properties.is_empty() && declared {
-        let at = if field("properties").is_some() {
-            properties_pointer
-        } else {
-            pointer.to_string()
-        };
-        return Err((
-            at,
-            "a nested object must have at least one property (or give none of properties, \
-             required and additionalProperties, for a free-form object)"
-                .into(),
-        ));
-    }
-    spec.properties
-        .sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-
-    if let Some(required) = field("required") {
-        let required_pointer = child(pointer, "required");
-        let Value::Array(names) = &required.value else {
-            return Err((
-                required_pointer,
-                format!(
-                    "must be an array of property names, found {}",
-                    describe(&required.value)
-                ),
-            ));
-        };
-        spec.has_required = true;
-        for (i, name) in names.iter().enumerate() {
-            let at = child(&required_pointer, &i.to_string());
-            let Value::String(name) = &name.value else {
-                return Err((
-                    at,
-                    format!("must be a property name, found {}", describe(&name.value)),
-                ));
-            };
-            let Some(property) = spec.properties.iter_mut().find(|p| &p.0 == name) else {
-                return Err((
-                    at,
-                    format!("{} is not a property of this object", quote(name)),
-                ));
-            };
-            if property.1 {
-                return Err((at, format!("{} appears twice", quote(name))));
-            }
-            property.1 = true;
-        }
-    }
-    match field("additionalProperties") {
-        None => {}
-        Some(Node {
-            value: Value::Bool(false),
-            ..
-        }) => spec.closed = true,
-        Some(other) => {
-            let found = match other.value {
-                Value::Bool(true) => "true",
-                _ => describe(&other.value),
-            };
-            return Err((
-                child(pointer, "additionalProperties"),
-                format!(
-                    "only false is supported, found {found}: an open object can be neither \
-                     declared strictly nor checked"
-                ),
-            ));
         }
     }
     Ok(())
 }
 
-/// A pair of count keywords (`minItems`/`maxItems`, `minLength`/`maxLength`): non-negative
-/// integers, the first not above the second.
+/// A pair of count keywords (`minItems`/`maxItems`, `minLength`/`maxLength`,
+/// `minProperties`/`maxProperties`): non-negative integers, the first not above the second.
 fn counts<'n>(
     field: &dyn Fn(&str) -> Option<&'n Node<'n>>,
     pointer: &str,
@@ -995,228 +1657,6 @@ fn counts<'n>(
     Ok((min, max))
 }
 
-/// An enum: at least one value, each of the node's type, none twice (numbers compared by value,
-/// so `1` and `1.0` are the same value, as JSON Schema says).
-fn read_enum(
-    values: &Node<'_>,
-    ty: &str,
-    pointer: &str,
-    totals: &mut Totals,
-) -> Result<Vec<ScalarSpec>, SchemaError> {
-    let enum_pointer = child(pointer, "enum");
-    let Value::Array(elements) = &values.value else {
-        return Err((
-            enum_pointer,
-            format!(
-                "must be an array of values, found {}",
-                describe(&values.value)
-            ),
-        ));
-    };
-    if elements.is_empty() {
-        return Err((enum_pointer, "must list at least one value".into()));
-    }
-    let mut out: Vec<ScalarSpec> = Vec::with_capacity(elements.len());
-    for (i, element) in elements.iter().enumerate() {
-        let at = child(&enum_pointer, &i.to_string());
-        let value = scalar_of(element, ty).map_err(|rule| (at.clone(), rule))?;
-        if out.iter().any(|seen| same_value(seen, &value)) {
-            return Err((at, "the same value appears twice".into()));
-        }
-        totals.enum_values += 1;
-        if totals.enum_values > MAX_ENUM_VALUES {
-            return Err((
-                at,
-                format!(
-                    "enum value {} of the catalog; OpenAI strict allows at most \
-                     {MAX_ENUM_VALUES} in all",
-                    totals.enum_values
-                ),
-            ));
-        }
-        out.push(value);
-    }
-    Ok(out)
-}
-
-/// A value of type `ty`, or why it is not one.
-fn scalar_of(node: &Node<'_>, ty: &str) -> Result<ScalarSpec, String> {
-    let wrong = |what: &str| {
-        Err(format!(
-            "must be {what}, as the schema's type says; found {}",
-            describe(&node.value)
-        ))
-    };
-    match (ty, &node.value) {
-        ("string", Value::String(text)) => Ok(ScalarSpec::String(text.clone())),
-        ("string", _) => wrong("a string"),
-        ("integer" | "number", Value::Number(text)) => {
-            let value: f64 = text.parse().unwrap_or(f64::NAN);
-            if !value.is_finite() {
-                return Err(format!("{text} is out of range for a 64-bit float"));
-            }
-            if ty == "integer" && value.fract() != 0.0 {
-                return Err(format!("{text} is not an integer"));
-            }
-            Ok(ScalarSpec::Number(text.to_string()))
-        }
-        ("integer", _) => wrong("an integer"),
-        ("number", _) => wrong("a number"),
-        ("boolean", Value::Bool(flag)) => Ok(ScalarSpec::Boolean(*flag)),
-        _ => wrong("a boolean"),
-    }
-}
-
-fn same_value(a: &ScalarSpec, b: &ScalarSpec) -> bool {
-    match (a, b) {
-        (ScalarSpec::Number(a), ScalarSpec::Number(b)) => {
-            a.parse::<f64>().ok() == b.parse::<f64>().ok()
-        }
-        _ => a == b,
-    }
-}
-
-/// A default of the node's own type, within its enum and bounds.
-fn read_default(
-    node: &Node<'_>,
-    spec: &NodeSpec,
-    pointer: &str,
-) -> Result<ScalarSpec, SchemaError> {
-    let at = child(pointer, "default");
-    let value = scalar_of(node, spec.ty).map_err(|rule| (at.clone(), rule))?;
-    if let Some(values) = &spec.enumeration {
-        if !values.iter().any(|allowed| same_value(allowed, &value)) {
-            return Err((at, "not one of the enum's values".into()));
-        }
-    }
-    match &value {
-        ScalarSpec::String(text) => {
-            let length = text.chars().count() as u64;
-            if spec.min_length.is_some_and(|min| length < min)
-                || spec.max_length.is_some_and(|max| length > max)
-            {
-                return Err((
-                    at,
-                    format!(
-                        "{} has {length} characters, outside minLength/maxLength",
-                        quote(text)
-                    ),
-                ));
-            }
-        }
-        ScalarSpec::Number(text) => {
-            let value: f64 = text.parse().unwrap_or(f64::NAN);
-            let below = spec
-                .minimum
-                .as_ref()
-                .is_some_and(|min| value < min.parse().unwrap_or(f64::NEG_INFINITY));
-            let above = spec
-                .maximum
-                .as_ref()
-                .is_some_and(|max| value > max.parse().unwrap_or(f64::INFINITY));
-            if below || above {
-                return Err((at, format!("{text} is outside minimum/maximum")));
-            }
-        }
-        ScalarSpec::Boolean(_) => {}
-    }
-    Ok(value)
-}
-
-// ---------------------------------------------------------------------------------------------
-// The Rust tables.
-
-/// The catalog as the model's flat tables: what the renderer and the checker walk, whether the
-/// catalog was compiled in or read at run time.
-pub fn model(catalog: &Catalog) -> OwnedModel {
-    let mut model = OwnedModel::default();
-    for tool in &catalog.tools {
-        let name = model.text(&tool.name);
-        let description = model.text(&tool.description);
-        let input = lower(&mut model, &tool.input);
-        model.tools.push(Tool {
-            name,
-            description,
-            input,
-            hints: Hints {
-                read_only: tool.read_only,
-                destructive: tool.destructive,
-                idempotent: tool.idempotent,
-                open_world: tool.open_world,
-            },
-        });
-    }
-    model
-}
-
-/// Adds `spec` and everything under it to `model`, and returns its index. Children come before
-/// their parent, and an object's properties are one run.
-fn lower(model: &mut OwnedModel, spec: &NodeSpec) -> NodeId {
-    let ty = match spec.ty {
-        "object" => Type::Object,
-        "array" => Type::Array,
-        "string" => Type::String,
-        "integer" => Type::Integer,
-        "number" => Type::Number,
-        _ => Type::Boolean,
-    };
-    let children: Vec<(Text, bool, NodeId)> = spec
-        .properties
-        .iter()
-        .map(|(name, required, child)| {
-            let node = lower(model, child);
-            (model.text(name), *required, node)
-        })
-        .collect();
-    let items = spec.items.as_ref().map(|items| lower(model, items));
-    let properties = Run {
-        start: model.properties.len() as u32,
-        len: children.len() as u32,
-    };
-    for (name, required, schema) in children {
-        model.properties.push(Property {
-            name,
-            required,
-            schema,
-        });
-    }
-    let enumeration = spec.enumeration.as_ref().map(|values| {
-        let values: Vec<Scalar> = values.iter().map(|v| scalar(model, v)).collect();
-        let run = Run {
-            start: model.values.len() as u32,
-            len: values.len() as u32,
-        };
-        model.values.extend(values);
-        run
-    });
-    let node = Schema {
-        ty,
-        description: spec.description.as_deref().map(|text| model.text(text)),
-        default: spec.default.as_ref().map(|value| scalar(model, value)),
-        properties,
-        has_required: spec.has_required,
-        closed: spec.closed,
-        items,
-        min_items: spec.min_items,
-        max_items: spec.max_items,
-        enumeration,
-        min_length: spec.min_length,
-        max_length: spec.max_length,
-        minimum: spec.minimum.as_deref().map(|text| number(model, text)),
-        maximum: spec.maximum.as_deref().map(|text| number(model, text)),
-    };
-    model.nodes.push(node);
-    model.nodes.len() as NodeId - 1
-}
-
-fn scalar(model: &mut OwnedModel, value: &ScalarSpec) -> Scalar {
-    match value {
-        ScalarSpec::String(text) => Scalar::String(model.text(text)),
-        ScalarSpec::Number(text) => Scalar::Number(number(model, text)),
-        ScalarSpec::Boolean(flag) => Scalar::Boolean(*flag),
-    }
-}
-
 /// The reader has checked that the text is a finite 64-bit float.
 fn number(model: &mut OwnedModel, text: &str) -> Number {
     Number {
@@ -1224,6 +1664,63 @@ fn number(model: &mut OwnedModel, text: &str) -> Number {
         value: text.parse().unwrap_or(f64::NAN),
     }
 }
+
+/// Whether every node from `id` down is in the flat subset that `check.rs` reads: one type
+/// (not `null`), `items` on arrays, and of the rest only `enum` (of its own type), the
+/// inclusive bounds and counts, `additionalProperties: false`, and annotations (`format` too,
+/// when it names none that `format.rs` checks). A nested object without `properties` is
+/// free-form: any members.
+fn flat(model: Model<'_>, id: NodeId) -> bool {
+    let node = model.node(id);
+    let enum_fits = node.enumeration.is_none_or(|run| {
+        model
+            .values(run)
+            .iter()
+            .all(|value| match (node.ty, value) {
+                (Type::String, Scalar::String(_)) => true,
+                (Type::Integer | Type::Number, Scalar::Number(_)) => true,
+                _ => false,
+            })
+    });
+    let closed_only = node
+        .additional
+        .is_none_or(|extra| model.node(extra).boolean == Some(false));
+    let checked_format = node
+        .format
+        .is_some_and(|name| crate::format::StringFormat::from_name(model.str(name)).is_some());
+    let own = node.boolean.is_none()
+        && node.type_form == TypeForm::One
+        && node.ty != Type::Null
+        && node.nullable != Some(true)
+        && node.constant.is_none()
+        && node.any_of.is_none()
+        && node.one_of.is_none()
+        && node.all_of.is_none()
+        && node.reference.is_none()
+        && node.definitions.is_none()
+        && closed_only
+        && node.property_names.is_none()
+        && node.min_properties.is_none()
+        && node.max_properties.is_none()
+        && node.prefix_items.is_none()
+        && node.additional_items.is_none()
+        && node.unique_items != Some(true)
+        && node.pattern.is_none()
+        && !checked_format
+        && node.exclusive_minimum.is_none()
+        && node.exclusive_maximum.is_none()
+        && node.multiple_of.is_none()
+        && enum_fits
+        && (node.ty != Type::Array || node.items.is_some());
+    own && model
+        .properties(node)
+        .iter()
+        .all(|property| flat(model, property.schema))
+        && node.items.is_none_or(|items| flat(model, items))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Rust tables.
 
 /// The Rust source of the model's tables, as constants that `catalog.rs` includes. `source`
 /// names the file in a comment. `{:?}` writes an `f64` as a Rust literal that reads back to the
@@ -1241,7 +1738,9 @@ pub fn rust_tables(model: &OwnedModel, source: &str) -> String {
         let _ = writeln!(
             out,
             "Tool {{ name: {}, description: {}, input: {}, hints: Hints {{ read_only: {}, \
-             destructive: {}, idempotent: {}, open_world: {} }} }},",
+             destructive: {}, idempotent: {}, open_world: {} }}, title: {}, \
+             annotations_title: {}, output: {:?}, icons: {}, execution: {}, meta: {}, \
+             flat: {} }},",
             span(tool.name),
             span(tool.description),
             tool.input,
@@ -1249,6 +1748,13 @@ pub fn rust_tables(model: &OwnedModel, source: &str) -> String {
             hints.destructive,
             hints.idempotent,
             hints.open_world,
+            option(tool.title, span),
+            option(tool.annotations_title, span),
+            tool.output,
+            option(tool.icons, span),
+            option(tool.execution, span),
+            option(tool.meta, span),
+            tool.flat,
         );
     }
     let _ = writeln!(out, "];");
@@ -1281,6 +1787,26 @@ pub fn rust_tables(model: &OwnedModel, source: &str) -> String {
         let _ = writeln!(out, "{},", scalar_expression(value));
     }
     let _ = writeln!(out, "];");
+    let _ = writeln!(
+        out,
+        "const SUBSCHEMA_TABLE: [NodeId; {}] = {:?};",
+        model.subschemas.len(),
+        model.subschemas
+    );
+    let _ = writeln!(
+        out,
+        "const DEFINITION_TABLE: [Definition; {}] = [",
+        model.definitions.len()
+    );
+    for definition in &model.definitions {
+        let _ = writeln!(
+            out,
+            "Definition {{ name: {}, schema: {} }},",
+            span(definition.name),
+            definition.schema
+        );
+    }
+    let _ = writeln!(out, "];");
     out
 }
 
@@ -1292,44 +1818,84 @@ fn run(run: Run) -> String {
     format!("Run {{ start: {}, len: {} }}", run.start, run.len)
 }
 
+fn option<T: Copy>(value: Option<T>, write: impl Fn(T) -> String) -> String {
+    match value {
+        Some(value) => format!("Some({})", write(value)),
+        None => "None".into(),
+    }
+}
+
 fn node_expression(node: &Schema) -> String {
-    let mut out = String::from("Schema { ");
-    if let Some(description) = node.description {
-        let _ = write!(out, "description: Some({}), ", span(description));
-    }
-    if let Some(value) = &node.default {
-        let _ = write!(out, "default: Some({}), ", scalar_expression(value));
-    }
-    if node.properties.len > 0 {
-        let _ = write!(out, "properties: {}, ", run(node.properties));
-    }
-    if node.has_required {
-        out.push_str("has_required: true, ");
-    }
-    if node.closed {
-        out.push_str("closed: true, ");
-    }
-    if let Some(items) = node.items {
-        let _ = write!(out, "items: Some({items}), ");
-    }
-    for (key, value) in [
-        ("min_items", node.min_items),
-        ("max_items", node.max_items),
-        ("min_length", node.min_length),
-        ("max_length", node.max_length),
-    ] {
-        if let Some(count) = value {
-            let _ = write!(out, "{key}: Some({count}), ");
+    let mut out = format!(
+        "Schema {{ types: Types({}), type_form: TypeForm::{:?}, boolean: {:?}, ",
+        node.types.0, node.type_form, node.boolean
+    );
+    let mut field = |name: &str, value: String| {
+        if value != "None" {
+            let _ = write!(out, "{name}: {value}, ");
         }
-    }
-    if let Some(values) = node.enumeration {
-        let _ = write!(out, "enumeration: Some({}), ", run(values));
-    }
-    for (key, value) in [("minimum", node.minimum), ("maximum", node.maximum)] {
-        if let Some(number) = value {
-            let _ = write!(out, "{key}: Some({}), ", number_expression(number));
-        }
-    }
+    };
+    field("title", option(node.title, span));
+    field("description", option(node.description, span));
+    field("comment", option(node.comment, span));
+    field("default", option(node.default, |v| scalar_expression(&v)));
+    field("examples", option(node.examples, span));
+    field("deprecated", format!("{:?}", node.deprecated));
+    field("read_only", format!("{:?}", node.read_only));
+    field("write_only", format!("{:?}", node.write_only));
+    field("nullable", format!("{:?}", node.nullable));
+    field("dialect", option(node.dialect, span));
+    field("enumeration", option(node.enumeration, run));
+    field("constant", option(node.constant, |v| scalar_expression(&v)));
+    field("any_of", option(node.any_of, run));
+    field("one_of", option(node.one_of, run));
+    field("all_of", option(node.all_of, run));
+    field("discriminator", option(node.discriminator, span));
+    field(
+        "reference",
+        option(node.reference, |(text, id)| {
+            format!("({}, {id})", span(text))
+        }),
+    );
+    field(
+        "definitions",
+        option(node.definitions, |(keyword, defs)| {
+            format!("(DefsKeyword::{keyword:?}, {})", run(defs))
+        }),
+    );
+    field("properties", format!("{}", run(node.properties)));
+    field("has_properties", format!("{}", node.has_properties));
+    field("has_required", format!("{}", node.has_required));
+    field("additional", format!("{:?}", node.additional));
+    field("property_names", format!("{:?}", node.property_names));
+    field("min_properties", format!("{:?}", node.min_properties));
+    field("max_properties", format!("{:?}", node.max_properties));
+    field("items", format!("{:?}", node.items));
+    field(
+        "prefix_items",
+        option(node.prefix_items, |(form, items)| {
+            format!("(TupleForm::{form:?}, {})", run(items))
+        }),
+    );
+    field("additional_items", format!("{:?}", node.additional_items));
+    field("min_items", format!("{:?}", node.min_items));
+    field("max_items", format!("{:?}", node.max_items));
+    field("unique_items", format!("{:?}", node.unique_items));
+    field("min_length", format!("{:?}", node.min_length));
+    field("max_length", format!("{:?}", node.max_length));
+    field("pattern", option(node.pattern, span));
+    field("format", option(node.format, span));
+    field("minimum", option(node.minimum, number_expression));
+    field("maximum", option(node.maximum, number_expression));
+    field(
+        "exclusive_minimum",
+        option(node.exclusive_minimum, number_expression),
+    );
+    field(
+        "exclusive_maximum",
+        option(node.exclusive_maximum, number_expression),
+    );
+    field("multiple_of", option(node.multiple_of, number_expression));
     let _ = write!(out, "..Schema::of(Type::{:?}) }}", node.ty);
     out
 }
@@ -1339,6 +1905,8 @@ fn scalar_expression(value: &Scalar) -> String {
         Scalar::String(text) => format!("Scalar::String({})", span(*text)),
         Scalar::Number(number) => format!("Scalar::Number({})", number_expression(*number)),
         Scalar::Boolean(flag) => format!("Scalar::Boolean({flag})"),
+        Scalar::Null => "Scalar::Null".into(),
+        Scalar::Json(text) => format!("Scalar::Json({})", span(*text)),
     }
 }
 

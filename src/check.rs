@@ -15,8 +15,10 @@
 
 use crate::catalog::MODEL;
 use crate::catalog::{MAX_NESTING, PATH_WORDS};
-use crate::schema::{Property, Scalar, Schema, Type};
+use crate::error::MAX_DEPTH;
+use crate::schema::{NodeId, Property, Scalar, Schema, Type};
 use crate::tokenizer::{decode, string_eq, Kind, Stop, Token, Tokenizer};
+use crate::validate::{Failure, Reason, Step};
 
 /// The most problems reported for one call.
 pub const MAX_PROBLEMS: usize = 16;
@@ -42,8 +44,16 @@ pub(crate) struct Path<'a> {
     pub(crate) len: usize,
 }
 
-/// Room for the deepest path: a step per nested container, and one for the value inside.
-const PATH_LEN: usize = MAX_NESTING + 1;
+/// Room for the deepest path: a step per nested container, and one for the value inside; for
+/// a catalog with a tool beyond the flat subset, whose schema may recurse, `validate.rs`'s
+/// deepest path and a property's name.
+const PATH_LEN: usize = if crate::catalog::ALL_FLAT {
+    MAX_NESTING + 1
+} else if MAX_NESTING + 1 > MAX_DEPTH + 1 {
+    MAX_NESTING + 1
+} else {
+    MAX_DEPTH + 1
+};
 
 impl<'a> Path<'a> {
     pub(crate) const EMPTY: Path<'static> = Path {
@@ -119,6 +129,13 @@ pub(crate) enum What<'a> {
         values: &'static [Scalar],
         found: Found<'a>,
     },
+    /// A problem that `validate.rs` found, beyond the flat subset: the node whose keyword
+    /// failed, and why.
+    Schema {
+        node: NodeId,
+        reason: Reason,
+        found: Found<'a>,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -169,6 +186,47 @@ impl<'a> Problems<'a> {
             if let Some(segment) = segment {
                 path.push(segment);
             }
+            *slot = Some(Problem { path, what });
+            self.met_len += 1;
+        }
+    }
+
+    /// The one problem `validate.rs` reports: its deepest failure, with the value found there.
+    #[cold]
+    pub(crate) fn schema(&mut self, failure: &Failure<'a>, text: &'a [u8]) {
+        let mut path = Path::EMPTY;
+        for step in &failure.steps[..failure.depth] {
+            path.push(match *step {
+                Step::Key(literal) => Segment::Key(literal),
+                Step::Index(index) => Segment::Index(index),
+            });
+        }
+        if let Reason::Missing(name) = failure.reason {
+            path.push(Segment::Name(MODEL.str(name)));
+        }
+        let found = text
+            .get(failure.at..)
+            .and_then(|rest| Tokenizer::new(rest).expect_token().ok())
+            .map_or(
+                Found {
+                    kind: Kind::Null,
+                    raw: b"",
+                },
+                |token| Found {
+                    kind: token.kind,
+                    raw: if matches!(token.kind, Kind::ObjectStart | Kind::ArrayStart) {
+                        b""
+                    } else {
+                        token.raw
+                    },
+                },
+            );
+        let what = What::Schema {
+            node: failure.node,
+            reason: failure.reason,
+            found,
+        };
+        if let Some(slot) = self.met.get_mut(self.met_len) {
             *slot = Some(Problem { path, what });
             self.met_len += 1;
         }
@@ -376,6 +434,13 @@ fn enter<'a>(
         }
     };
     if schema.ty == expected {
+        if expected == Type::Object && !schema.has_properties {
+            // A free-form object (no `properties`, a nested one: the root always declares
+            // them): any members, each any value.
+            tokens.skip_any_depth(token)?;
+            path.len -= 1;
+            return Ok(false);
+        }
         return Ok(true);
     }
     let found = Found {

@@ -58,6 +58,13 @@ enum Kind {
     Unsupported {
         format: &'static str,
     },
+    /// A tool the shape cannot express: a keyword the provider documents no equivalent for.
+    NotExpressible {
+        tool: &'static str,
+        format: &'static str,
+        strict: bool,
+        reason: &'static str,
+    },
     /// A shape the provider refuses for this catalog as a whole: too many tools, say.
     OverLimit {
         limit: &'static str,
@@ -92,7 +99,9 @@ impl Error {
             Kind::UnknownOp { .. } => "unknown_op",
             Kind::UnknownTool { .. } => "unknown_tool",
             Kind::UnknownFormat { .. } => "unknown_format",
-            Kind::Unsupported { .. } | Kind::OverLimit { .. } => "unsupported",
+            Kind::Unsupported { .. } | Kind::OverLimit { .. } | Kind::NotExpressible { .. } => {
+                "unsupported"
+            }
             Kind::Io { .. } => "io",
         }
     }
@@ -227,6 +236,25 @@ impl Error {
         Error::at(at, Kind::Unsupported { format })
     }
 
+    /// `tool` cannot be declared in `format` (strict or not), for `reason`.
+    #[cold]
+    pub(crate) fn not_expressible(
+        tool: &'static str,
+        format: &'static str,
+        strict: bool,
+        reason: &'static str,
+    ) -> Error {
+        Error::at(
+            0,
+            Kind::NotExpressible {
+                tool,
+                format,
+                strict,
+                reason,
+            },
+        )
+    }
+
     /// A failed read or write. `action` says which, e.g. `"cannot write standard output"`.
     #[cold]
     pub fn io(action: &'static str, err: &std::io::Error) -> Error {
@@ -303,6 +331,17 @@ impl fmt::Display for Error {
                 f,
                 "format {format} has no strict mode (\"strict\":true at byte {at}); \
                  use openai, openai_responses or anthropic, or \"strict\":false"
+            ),
+            Kind::NotExpressible {
+                tool,
+                format,
+                strict,
+                reason,
+            } => write!(
+                f,
+                "tool \"{tool}\" cannot be declared in format {format}{}: {reason}; the \
+                 catalog's schema is still what check_call enforces",
+                if *strict { " with \"strict\":true" } else { "" }
             ),
             Kind::OverLimit {
                 limit,

@@ -70,6 +70,7 @@ pub mod schema;
 mod sink;
 mod stream;
 pub mod tokenizer;
+mod validate;
 mod verdict;
 pub mod wire;
 pub mod writer;

@@ -324,6 +324,10 @@ impl<'a> Quick<'a, '_> {
     /// object), for the current nullability; the offset past them.
     fn judge_arguments(&mut self, at: usize, escaped: bool, index: usize) -> Option<usize> {
         let tool = &catalog::TOOLS[index];
+        // Only the flat subset is read here; `validate.rs` judges the rest.
+        if !tool.flat {
+            return None;
+        }
         self.judged = Some(self.nullable);
         let input = self.input;
         if at == EMPTY_AT {

@@ -47,11 +47,28 @@ pub fn respond(input: &[u8], out: &mut impl Write) -> Result<(), Error> {
         }
     };
     match request.op {
-        Op::ToolSchema { tool } => writer::write_tool(out, tool, request.shape),
-        Op::ToolList => writer::write_list(out, request.shape),
+        Op::ToolSchema { tool } => {
+            if let Some(reason) = writer::not_expressible(tool, request.shape) {
+                return Err(not_expressible(tool, request.shape, reason));
+            }
+            writer::write_tool(out, tool, request.shape)
+        }
+        Op::ToolList => {
+            if let Some((tool, reason)) = writer::first_not_expressible(request.shape) {
+                return Err(not_expressible(tool, request.shape, reason));
+            }
+            writer::write_list(out, request.shape)
+        }
         Op::CheckCall { call } => verdict::answer(input, &call, request.shape, out),
     }
     .map_err(write_failed)
+}
+
+/// The error for a tool that `shape` cannot express.
+#[cold]
+fn not_expressible(tool: usize, shape: crate::wire::Shape, reason: &'static str) -> Error {
+    let format = shape.format().name();
+    Error::not_expressible(crate::catalog::NAMES[tool], format, shape.strict(), reason)
 }
 
 /// The error for an answer that `out` refused.

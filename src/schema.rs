@@ -51,6 +51,10 @@ pub struct Model<'a> {
     pub properties: &'a [Property],
     /// Every enum's values, each enum's a run in the catalog's order.
     pub values: &'a [Scalar],
+    /// The branches of every `anyOf`, `oneOf` and `allOf`, and every tuple's elements: runs.
+    pub subschemas: &'a [NodeId],
+    /// Every root's definitions, each root's a run sorted by name.
+    pub definitions: &'a [Definition],
 }
 
 impl<'a> Model<'a> {
@@ -87,6 +91,20 @@ impl<'a> Model<'a> {
     pub fn values(self, run: Run) -> &'a [Scalar] {
         let start = run.start as usize;
         &self.values[start..start + run.len as usize]
+    }
+
+    /// The nodes of a run of subschemas.
+    #[inline]
+    pub fn subschemas(self, run: Run) -> &'a [NodeId] {
+        let start = run.start as usize;
+        &self.subschemas[start..start + run.len as usize]
+    }
+
+    /// The definitions of a run.
+    #[inline]
+    pub fn definitions(self, run: Run) -> &'a [Definition] {
+        let start = run.start as usize;
+        &self.definitions[start..start + run.len as usize]
     }
 
     /// A tool's name.
@@ -133,6 +151,10 @@ pub struct OwnedModel {
     pub properties: Vec<Property>,
     /// See [`Model::values`].
     pub values: Vec<Scalar>,
+    /// See [`Model::subschemas`].
+    pub subschemas: Vec<NodeId>,
+    /// See [`Model::definitions`].
+    pub definitions: Vec<Definition>,
 }
 
 impl OwnedModel {
@@ -144,6 +166,8 @@ impl OwnedModel {
             nodes: &self.nodes,
             properties: &self.properties,
             values: &self.values,
+            subschemas: &self.subschemas,
+            definitions: &self.definitions,
         }
     }
 
@@ -170,6 +194,21 @@ pub struct Tool {
     pub input: NodeId,
     /// What the tool does to its environment, for MCP's annotations.
     pub hints: Hints,
+    /// MCP's `title`: a name for people.
+    pub title: Option<Text>,
+    /// MCP's `annotations.title`.
+    pub annotations_title: Option<Text>,
+    /// MCP's `outputSchema`: what the tool's structured result holds.
+    pub output: Option<NodeId>,
+    /// MCP's `icons`, as canonical JSON.
+    pub icons: Option<Text>,
+    /// MCP's `execution`, as canonical JSON.
+    pub execution: Option<Text>,
+    /// MCP's `_meta`, as canonical JSON.
+    pub meta: Option<Text>,
+    /// Every node of the arguments' schema is in the flat subset that check_call's first reader
+    /// (`check.rs`, with its quick path) judges in one pass; otherwise `validate.rs` judges.
+    pub flat: bool,
 }
 
 /// MCP's behaviour hints (`ToolAnnotations` in the MCP schema), resolved: a hint the catalog
@@ -190,43 +229,106 @@ pub struct Hints {
     pub open_world: bool,
 }
 
-/// One schema node. Keywords that do not apply to its type are `None` or empty: the catalog
-/// reader refuses them.
+/// One schema node: every keyword the catalog gave it, resolved to the model's tables. A keyword
+/// the catalog left out is `None` (or an empty run), and is written back only if given.
 #[derive(Clone, Copy, Debug)]
 pub struct Schema {
-    /// The node's one type: decides which keywords it may have and what a call's value must be.
+    /// The node's one type when it has exactly one (the usual case, which the call checker's
+    /// fast paths read); otherwise the first of [`Schema::types`] in [`Type`]'s order, or
+    /// [`Type::Object`] for a node with no type at all.
     pub ty: Type,
+    /// Every type a value may have: the `type` keyword's, or all of them when it is absent.
+    pub types: Types,
+    /// How `type` was given: absent, one name, or a list (written back as a list).
+    pub type_form: TypeForm,
+    /// The schema `true` or `false` itself (`items: false`, `additionalProperties: true`).
+    pub boolean: Option<bool>,
+    /// `title`: a short label. Providers' shapes may drop it (it costs tokens and often repeats
+    /// the property's name); MCP keeps it.
+    pub title: Option<Text>,
     /// Text for the model about this value, written as the catalog gave it.
     pub description: Option<Text>,
-    /// A scalar node's default, of its own type.
+    /// `$comment`: for the catalog's readers, never for a model.
+    pub comment: Option<Text>,
+    /// `default`: any JSON value, valid against this node.
     pub default: Option<Scalar>,
+    /// `examples`: a JSON array, kept as canonical JSON.
+    pub examples: Option<Text>,
+    /// `deprecated`, `readOnly` and `writeOnly`, as given.
+    pub deprecated: Option<bool>,
+    /// `readOnly`.
+    pub read_only: Option<bool>,
+    /// `writeOnly`.
+    pub write_only: Option<bool>,
+    /// OpenAPI's `nullable: true` (Gemini's own schema has it): `null` is allowed too.
+    pub nullable: Option<bool>,
+    /// `$schema`, at the root only.
+    pub dialect: Option<Text>,
+    /// The allowed values (`enum`), in the catalog's order: a run of [`Model::values`].
+    pub enumeration: Option<Run>,
+    /// `const`: the one allowed value.
+    pub constant: Option<Scalar>,
+    /// `anyOf`: a run of [`Model::subschemas`].
+    pub any_of: Option<Run>,
+    /// `oneOf`: a run of [`Model::subschemas`].
+    pub one_of: Option<Run>,
+    /// `allOf`: a run of [`Model::subschemas`].
+    pub all_of: Option<Run>,
+    /// OpenAPI's `discriminator` beside `oneOf` (pydantic writes it): canonical JSON.
+    pub discriminator: Option<Text>,
+    /// `$ref` as written, and the node it resolves to.
+    pub reference: Option<(Text, NodeId)>,
+    /// The root's `$defs` or `definitions`: a run of [`Model::definitions`].
+    pub definitions: Option<(DefsKeyword, Run)>,
     /// An object's properties ([`Model::properties`]), sorted by name in byte order: the order
     /// they are written in.
     pub properties: Run,
+    /// The catalog gave `properties`, even `{}`.
+    pub has_properties: bool,
     /// Whether the catalog gave `required` for this object (possibly empty). Which properties are
     /// required is on each [`Property`].
     pub has_required: bool,
-    /// The catalog gave `additionalProperties: false`.
-    pub closed: bool,
-    /// An array's element schema.
+    /// `additionalProperties`: a node, often the schema `false` or `true`.
+    pub additional: Option<NodeId>,
+    /// `propertyNames`: what every key must be, as a string schema.
+    pub property_names: Option<NodeId>,
+    /// An object's fewest members.
+    pub min_properties: Option<u64>,
+    /// An object's most members.
+    pub max_properties: Option<u64>,
+    /// An array's element schema (`items` as one schema).
     pub items: Option<NodeId>,
+    /// A tuple's leading elements: `prefixItems`, or draft-07's `items` given as a list.
+    pub prefix_items: Option<(TupleForm, Run)>,
+    /// Draft-07's `additionalItems`, the elements after a tuple given as an `items` list.
+    pub additional_items: Option<NodeId>,
     /// An array's fewest elements; Anthropic strict keeps it only when it is 0 or 1.
     pub min_items: Option<u64>,
     /// An array's most elements; Anthropic strict leaves it out, the checker still applies it.
     pub max_items: Option<u64>,
-    /// The allowed values of a string, integer or number, in the catalog's order.
-    pub enumeration: Option<Run>,
+    /// `uniqueItems`, as given.
+    pub unique_items: Option<bool>,
     /// A string's fewest characters (Unicode code points, not bytes). Both strict modes leave it
     /// out of the declaration; the checker still applies it.
     pub min_length: Option<u64>,
     /// A string's most characters (Unicode code points, not bytes), left out and applied like
     /// `min_length`.
     pub max_length: Option<u64>,
+    /// `pattern`, an ECMA-262 regular expression that `regex.rs` compiles.
+    pub pattern: Option<Text>,
+    /// `format`, as given: checked for the names `format.rs` knows, an annotation otherwise.
+    pub format: Option<Text>,
     /// Bounds of an integer or number, inclusive. Anthropic strict leaves them out of the
     /// declaration; the checker still applies them.
     pub minimum: Option<Number>,
     /// The inclusive upper bound, as for `minimum`.
     pub maximum: Option<Number>,
+    /// The exclusive lower bound.
+    pub exclusive_minimum: Option<Number>,
+    /// The exclusive upper bound.
+    pub exclusive_maximum: Option<Number>,
+    /// `multipleOf`, above zero.
+    pub multiple_of: Option<Number>,
 }
 
 impl Schema {
@@ -234,21 +336,114 @@ impl Schema {
     pub const fn of(ty: Type) -> Schema {
         Schema {
             ty,
+            types: Types::of(ty),
+            type_form: TypeForm::One,
+            boolean: None,
+            title: None,
             description: None,
+            comment: None,
             default: None,
+            examples: None,
+            deprecated: None,
+            read_only: None,
+            write_only: None,
+            nullable: None,
+            dialect: None,
+            enumeration: None,
+            constant: None,
+            any_of: None,
+            one_of: None,
+            all_of: None,
+            discriminator: None,
+            reference: None,
+            definitions: None,
             properties: Run::EMPTY,
+            has_properties: false,
             has_required: false,
-            closed: false,
+            additional: None,
+            property_names: None,
+            min_properties: None,
+            max_properties: None,
             items: None,
+            prefix_items: None,
+            additional_items: None,
             min_items: None,
             max_items: None,
-            enumeration: None,
+            unique_items: None,
             min_length: None,
             max_length: None,
+            pattern: None,
+            format: None,
             minimum: None,
             maximum: None,
+            exclusive_minimum: None,
+            exclusive_maximum: None,
+            multiple_of: None,
         }
     }
+}
+
+/// A set of JSON Schema types, a bit each in [`Type`]'s order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Types(pub u8);
+
+impl Types {
+    /// Every type: a node without `type`.
+    pub const ANY: Types = Types(0x7f);
+
+    /// Just `ty`.
+    pub const fn of(ty: Type) -> Types {
+        Types(1 << ty as u8)
+    }
+
+    /// Whether `ty` is in the set.
+    pub const fn has(self, ty: Type) -> bool {
+        self.0 & (1 << ty as u8) != 0
+    }
+
+    /// The set with `ty` added.
+    pub const fn with(self, ty: Type) -> Types {
+        Types(self.0 | 1 << ty as u8)
+    }
+}
+
+/// How a node's `type` was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeForm {
+    /// No `type`: any value.
+    Absent,
+    /// One name.
+    One,
+    /// A list of names, written back as a list in [`Type`]'s order.
+    List,
+}
+
+/// Which keyword holds the root's definitions: 2020-12's, or draft-07's (which the MCP
+/// TypeScript SDK writes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefsKeyword {
+    /// `$defs`.
+    Defs,
+    /// `definitions`.
+    Definitions,
+}
+
+/// How a tuple was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TupleForm {
+    /// 2020-12's `prefixItems`.
+    PrefixItems,
+    /// Draft-07's `items` as a list.
+    ItemsList,
+}
+
+/// One named definition of the root's `$defs` (or `definitions`).
+#[derive(Clone, Copy, Debug)]
+pub struct Definition {
+    /// The name a `$ref` gives after `#/$defs/`.
+    pub name: Text,
+    /// The definition's node.
+    pub schema: NodeId,
 }
 
 /// One named property of an object node.
@@ -263,7 +458,7 @@ pub struct Property {
     pub schema: NodeId,
 }
 
-/// A scalar value of the catalog: a default or an enum value.
+/// A value of the catalog: a default, a `const` or an enum value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Scalar {
     /// The string's text, decoded: what a call's string is compared with.
@@ -272,6 +467,10 @@ pub enum Scalar {
     Number(Number),
     /// `true` or `false`.
     Boolean(bool),
+    /// `null`.
+    Null,
+    /// An array or an object, as canonical JSON: keys sorted, compact, numbers as spelled.
+    Json(Text),
 }
 
 /// A number of the catalog, twice: as the catalog spelled it, which is how every declaration
@@ -301,9 +500,22 @@ pub enum Type {
     Number,
     /// `true` or `false`.
     Boolean,
+    /// `null`: in a list of types, or a union's branch.
+    Null,
 }
 
 impl Type {
+    /// Every type, in the order a list of types is written.
+    pub const ALL: [Type; 7] = [
+        Type::Object,
+        Type::Array,
+        Type::String,
+        Type::Integer,
+        Type::Number,
+        Type::Boolean,
+        Type::Null,
+    ];
+
     /// The JSON Schema spelling.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -313,6 +525,7 @@ impl Type {
             Type::Integer => "integer",
             Type::Number => "number",
             Type::Boolean => "boolean",
+            Type::Null => "null",
         }
     }
 }

@@ -21,6 +21,7 @@ use crate::error::{Error, MAX_INPUT};
 use crate::schema::{Scalar, Schema, Type};
 use crate::sink::escape;
 use crate::tokenizer::{decode, pieces, validate, Kind, Piece, Tokenizer};
+use crate::validate::Reason;
 use crate::wire::{Format, Shape};
 use std::fmt;
 use std::io::{self, Write};
@@ -142,6 +143,9 @@ fn judge(
     arguments: &[u8],
     nullable_optionals: bool,
 ) -> io::Result<()> {
+    if !tool.flat {
+        return judge_any(out, parts, tool, arguments, nullable_optionals);
+    }
     let mut tokens = Tokenizer::new(arguments);
     let mut problems = Problems::new();
     let verdict = match tokens.expect_token() {
@@ -176,6 +180,53 @@ fn judge(
         return out.write_all(b",\"ok\":true}\n");
     }
     invalid(out, parts, tool, &problems)
+}
+
+/// Judges `arguments` against a schema beyond the flat subset, with `validate.rs`: the syntax
+/// first (the same answers as the flat reader gives), then the deepest problem, reported alone.
+fn judge_any(
+    out: &mut impl Write,
+    parts: &Parts<'_>,
+    tool: &'static Tool,
+    arguments: &[u8],
+    nullable_optionals: bool,
+) -> io::Result<()> {
+    let mut tokens = Tokenizer::new(arguments);
+    let first = match tokens.expect_token() {
+        Ok(first) => first,
+        Err(_) => return syntax(out, parts, &tokens, arguments),
+    };
+    if call_skip_rest(&mut tokens, first).is_err() {
+        return syntax(out, parts, &tokens, arguments);
+    }
+    if first.kind != Kind::ObjectStart {
+        let holds_json = first.kind == Kind::String && holds_json(first.raw);
+        let found = Found {
+            kind: first.kind,
+            raw: first.raw,
+        };
+        return whole(out, parts, Whole::NotObject { found, holds_json });
+    }
+    match crate::validate::check(MODEL, tool.input, arguments, nullable_optionals) {
+        Ok(()) => {
+            out.write_all(b"{\"arguments\":")?;
+            canonical::any_value(
+                out,
+                MODEL,
+                Some(tool.input),
+                arguments,
+                crate::tokenizer::skip_whitespace(arguments, 0),
+                nullable_optionals,
+            )?;
+            id_and_name(out, parts)?;
+            out.write_all(b",\"ok\":true}\n")
+        }
+        Err(failure) => {
+            let mut problems = Problems::new();
+            problems.schema(&failure, arguments);
+            invalid(out, parts, tool, &problems)
+        }
+    }
 }
 
 /// Reads past the first value and checks that nothing follows it.
@@ -329,6 +380,22 @@ fn opening(what: &What<'_>) -> &'static [u8] {
         What::WrongType { .. } => opening!("wrong_argument_type"),
         What::OutOfRange { .. } => opening!("argument_out_of_range"),
         What::NotInEnum { .. } => opening!("argument_not_in_enum"),
+        What::Schema { reason, .. } => match reason {
+            Reason::Type | Reason::Nothing => opening!("wrong_argument_type"),
+            Reason::Enum | Reason::Const => opening!("argument_not_in_enum"),
+            Reason::Range
+            | Reason::MultipleOf
+            | Reason::Length
+            | Reason::Members
+            | Reason::Items => opening!("argument_out_of_range"),
+            Reason::Pattern | Reason::Format => opening!("argument_not_matching"),
+            Reason::Unique => opening!("argument_not_unique"),
+            Reason::Missing(_) => opening!("missing_argument"),
+            Reason::Unknown => opening!("unknown_argument"),
+            Reason::Duplicate => opening!("duplicate_argument"),
+            Reason::NoBranch | Reason::ManyBranches => opening!("argument_fits_no_alternative"),
+            Reason::TooDeep | Reason::TooComplex => opening!("arguments_too_complex"),
+        },
     }
 }
 
@@ -645,6 +712,40 @@ fn message(text: &mut impl Text, tool: &Tool, problem: &Problem<'_>) -> fmt::Res
             text.raw(b", found ")?;
             describe(text, &found)
         }
+        What::Schema {
+            node,
+            reason,
+            found,
+        } => match reason {
+            Reason::Missing(_) => {
+                text.raw(b"missing required argument ")?;
+                argument(text, problem)
+            }
+            Reason::Unknown => {
+                text.raw(b"unknown argument ")?;
+                argument(text, problem)?;
+                text.raw(b"; this object takes no other members")
+            }
+            Reason::Duplicate => {
+                text.raw(b"argument ")?;
+                argument(text, problem)?;
+                text.raw(b" is given more than once")
+            }
+            _ => {
+                text.raw(b"argument ")?;
+                argument(text, problem)?;
+                text.raw(b" ")?;
+                crate::validate::reason(text, MODEL, node, reason)?;
+                if !matches!(
+                    reason,
+                    Reason::TooDeep | Reason::TooComplex | Reason::Unique
+                ) {
+                    text.raw(b", found ")?;
+                    describe(text, &found)?;
+                }
+                Ok(())
+            }
+        },
         What::NotInEnum { values, found } => {
             text.raw(b"argument ")?;
             argument(text, problem)?;
@@ -658,6 +759,8 @@ fn message(text: &mut impl Text, tool: &Tool, problem: &Problem<'_>) -> fmt::Res
                     Scalar::String(value) => write!(text, "\"{}\"", MODEL.str(*value))?,
                     Scalar::Number(number) => text.write_str(MODEL.str(number.text))?,
                     Scalar::Boolean(value) => write!(text, "{value}")?,
+                    Scalar::Null => text.raw(b"null")?,
+                    Scalar::Json(json) => text.write_str(MODEL.str(*json))?,
                 }
             }
             if values.len() > LISTED {
@@ -785,6 +888,7 @@ fn expected(text: &mut impl Text, schema: &Schema, nullable: bool) -> fmt::Resul
         Type::Integer => b"an integer",
         Type::Number => b"a number",
         Type::Boolean => b"a boolean",
+        Type::Null => b"null",
     })?;
     if nullable {
         text.raw(b" or null")?;

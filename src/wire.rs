@@ -5,7 +5,9 @@
 //! `writer.rs`). Keys are written in byte order by hand; the tests check the output.
 //! Each rule below was checked against the provider's own documentation, cited beside it.
 
-use crate::schema::{Model, Scalar, Schema, Tool, Type};
+use crate::schema::{
+    DefsKeyword, Model, NodeId, Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm, Types,
+};
 use crate::sink::Json;
 
 /// Which provider's shape to write.
@@ -140,27 +142,50 @@ pub(crate) const fn slot(shape: Shape, tool: usize, tools: usize) -> usize {
 }
 
 /// Which provider's schema rules a node is written under.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Rules {
-    /// As the catalog has it (OpenAI and Anthropic without strict, MCP).
+    /// MCP's: everything the catalog gave, as given (canonical).
+    Mcp,
+    /// OpenAI's and Anthropic's without strict: the schema as given, less what only costs
+    /// tokens (`title`, `$comment`, `$schema`), with OpenAPI's `nullable` as a `null` type.
     Plain,
-    /// Gemini's: no `additionalProperties`.
+    /// Gemini's `Schema`, an OpenAPI 3.0 subset: references inlined, no `additionalProperties`.
     Gemini,
-    /// Anthropic strict's: every object closed, unsupported bounds dropped.
+    /// Anthropic strict's: every object closed, unsupported constraints dropped.
     AnthropicStrict,
     /// OpenAI strict's: every object closed with every property required, optional ones
     /// nullable, unsupported keywords dropped.
     OpenAiStrict,
 }
 
-/// One tool's declaration in `shape`, without a trailing newline.
-pub(crate) fn declaration(out: &mut Json, model: Model<'_>, tool: &Tool, shape: Shape) {
+/// Why a tool cannot be declared in a shape: its `unsupported` answer.
+pub(crate) type NotExpressible = String;
+
+/// One tool's declaration in `shape`, without a trailing newline; or why the shape cannot
+/// express it.
+pub(crate) fn declaration(
+    out: &mut Json,
+    model: Model<'_>,
+    tool: &Tool,
+    shape: Shape,
+) -> Result<(), NotExpressible> {
     let strict = shape.strict;
-    let openai_rules = if strict {
-        Rules::OpenAiStrict
-    } else {
-        Rules::Plain
+    let rules = match (shape.format, strict) {
+        (Format::OpenAi | Format::OpenAiResponses, true) => Rules::OpenAiStrict,
+        (Format::Anthropic, true) => Rules::AnthropicStrict,
+        (Format::Gemini, _) => Rules::Gemini,
+        (Format::Mcp, _) => Rules::Mcp,
+        _ => Rules::Plain,
     };
+    let input = model.input(tool);
+    let mut parameters = Json::default();
+    let mut writer = Writer {
+        model,
+        rules,
+        inlining: Vec::new(),
+    };
+    writer.node(&mut parameters, tool.input, Place::Root)?;
+    let parameters = parameters.bytes;
     match shape.format {
         // platform.openai.com/docs/api-reference/chat/create#tools: {"type":"function",
         // "function":{"name","description","parameters","strict"}}. `strict` is written only
@@ -169,7 +194,7 @@ pub(crate) fn declaration(out: &mut Json, model: Model<'_>, tool: &Tool, shape: 
             out.raw(b"{\"function\":{");
             description_name(out, model, tool);
             out.raw(b",\"parameters\":");
-            root(out, model, tool, openai_rules);
+            out.raw(&parameters);
             if strict {
                 out.raw(b",\"strict\":true");
             }
@@ -183,7 +208,7 @@ pub(crate) fn declaration(out: &mut Json, model: Model<'_>, tool: &Tool, shape: 
             out.raw(b"{");
             description_name(out, model, tool);
             out.raw(b",\"parameters\":");
-            root(out, model, tool, openai_rules);
+            out.raw(&parameters);
             out.raw(b",\"strict\":");
             out.boolean(strict);
             out.raw(b",\"type\":\"function\"}");
@@ -194,12 +219,7 @@ pub(crate) fn declaration(out: &mut Json, model: Model<'_>, tool: &Tool, shape: 
             out.raw(b"{\"description\":");
             out.string(model.str(tool.description));
             out.raw(b",\"input_schema\":");
-            let rules = if strict {
-                Rules::AnthropicStrict
-            } else {
-                Rules::Plain
-            };
-            root(out, model, tool, rules);
+            out.raw(&parameters);
             out.raw(b",\"name\":");
             out.string(model.str(tool.name));
             if strict {
@@ -215,18 +235,26 @@ pub(crate) fn declaration(out: &mut Json, model: Model<'_>, tool: &Tool, shape: 
         Format::Gemini => {
             out.raw(b"{");
             description_name(out, model, tool);
-            if model.input(tool).properties.len > 0 {
+            if input.properties.len > 0 {
                 out.raw(b",\"parameters\":");
-                root(out, model, tool, Rules::Gemini);
+                out.raw(&parameters);
             }
             out.raw(b"}");
         }
-        // modelcontextprotocol.io/specification (schema.ts, `Tool` and `ToolAnnotations`):
-        // name, description, inputSchema, annotations. All four hints are written out, resolved
-        // from MCP's defaults where the catalog leaves one out, so a client need not know them.
+        // modelcontextprotocol.io/specification/2025-11-25 (schema.ts, `Tool` and
+        // `ToolAnnotations`): name, title, description, inputSchema, outputSchema, annotations
+        // (title and the four hints), icons, execution and _meta. All four hints are written
+        // out, resolved from MCP's defaults where the catalog leaves one out, so a client need
+        // not know them; everything else is written when the catalog gave it.
         Format::Mcp => {
             let hints = &tool.hints;
-            out.raw(b"{\"annotations\":{\"destructiveHint\":");
+            out.raw(b"{");
+            if let Some(meta) = tool.meta {
+                out.raw(b"\"_meta\":");
+                out.raw(model.str(meta).as_bytes());
+                out.raw(b",");
+            }
+            out.raw(b"\"annotations\":{\"destructiveHint\":");
             out.boolean(hints.destructive);
             out.raw(b",\"idempotentHint\":");
             out.boolean(hints.idempotent);
@@ -234,15 +262,38 @@ pub(crate) fn declaration(out: &mut Json, model: Model<'_>, tool: &Tool, shape: 
             out.boolean(hints.open_world);
             out.raw(b",\"readOnlyHint\":");
             out.boolean(hints.read_only);
+            if let Some(title) = tool.annotations_title {
+                out.raw(b",\"title\":");
+                out.string(model.str(title));
+            }
             out.raw(b"},\"description\":");
             out.string(model.str(tool.description));
+            if let Some(execution) = tool.execution {
+                out.raw(b",\"execution\":");
+                out.raw(model.str(execution).as_bytes());
+            }
+            if let Some(icons) = tool.icons {
+                out.raw(b",\"icons\":");
+                out.raw(model.str(icons).as_bytes());
+            }
             out.raw(b",\"inputSchema\":");
-            root(out, model, tool, Rules::Plain);
+            out.raw(&parameters);
             out.raw(b",\"name\":");
             out.string(model.str(tool.name));
+            if let Some(output) = tool.output {
+                let mut schema = Json::default();
+                writer.node(&mut schema, output, Place::Root)?;
+                out.raw(b",\"outputSchema\":");
+                out.raw(&schema.bytes);
+            }
+            if let Some(title) = tool.title {
+                out.raw(b",\"title\":");
+                out.string(model.str(title));
+            }
             out.raw(b"}");
         }
     }
+    Ok(())
 }
 
 /// `"description":D,"name":N`, the run of keys that OpenAI's two shapes and Gemini's share.
@@ -253,207 +304,837 @@ fn description_name(out: &mut Json, model: Model<'_>, tool: &Tool) {
     out.string(model.str(tool.name));
 }
 
-/// A string (escaped), a number (as the catalog spelled it) or a boolean.
+/// A catalog value: a string (escaped), a number (as the catalog spelled it), a boolean, null,
+/// or an array or object (already canonical).
 fn scalar(out: &mut Json, model: Model<'_>, value: Scalar) {
     match value {
         Scalar::String(text) => out.string(model.str(text)),
         Scalar::Number(number) => out.raw(model.str(number.text).as_bytes()),
         Scalar::Boolean(value) => out.boolean(value),
+        Scalar::Null => out.raw(b"null"),
+        Scalar::Json(text) => out.raw(model.str(text).as_bytes()),
     }
 }
 
-/// A tool's argument schema: the root node, which always has `properties`, empty for a tool
-/// without arguments.
-fn root(out: &mut Json, model: Model<'_>, tool: &Tool, rules: Rules) {
-    node(out, model, model.input(tool), rules, Place::Root);
-}
-
 /// Where a node sits: the root of the arguments, a property its object requires, one it does
-/// not (which OpenAI strict makes nullable), or an array's items.
+/// not (which OpenAI strict makes nullable), or inside another node.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Place {
     Root,
     Required,
     Optional,
-    Items,
+    Inside,
 }
 
-/// Writes `"key":` with the comma that separates it from an earlier key.
-fn key(out: &mut Json, first: &mut bool, key: &[u8]) {
-    if !*first {
-        out.raw(b",");
-    }
-    *first = false;
-    out.raw(key);
+/// The formats each strict mode documents. OpenAI: developers.openai.com/api/docs/guides/
+/// structured-outputs, "Supported schemas": "Predefined formats for strings. Currently
+/// supported: date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid". Anthropic
+/// (Claude's structured outputs, as docs.aws.amazon.com/bedrock/latest/userguide/
+/// structured-output.html gives them): "String formats: date-time, time, date, duration, email,
+/// hostname, uri, ipv4, ipv6, uuid". Gemini's own `Schema` (firebase.google.com/docs/reference/
+/// js/ai.schemashared): format "must be either 'enum' or 'date-time', otherwise requests will
+/// fail".
+const OPENAI_FORMATS: [&str; 9] = [
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+const ANTHROPIC_FORMATS: [&str; 10] = [
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+const GEMINI_FORMATS: [&str; 1] = ["date-time"];
+
+/// Writes schema nodes under one shape's rules.
+struct Writer<'m> {
+    model: Model<'m>,
+    rules: Rules,
+    /// The references being inlined (Gemini), to tell recursion.
+    inlining: Vec<NodeId>,
 }
 
-/// One schema node under `rules`, its keys in byte order.
-///
-/// What each provider's rules change, with their sources:
-/// - OpenAI strict (developers.openai.com/api/docs/guides/structured-outputs#supported-schemas,
-///   "Additional properties" and "All fields must be required"; platform.openai.com/docs/
-///   guides/function-calling, "Strict mode"): `additionalProperties: false` on every object,
-///   every property in `required`, an optional property denoted by adding `null` to its
-///   `type`, and so to its `enum` when it has one. `minLength`, `maxLength` and `default` are
-///   removed as issue 10 specifies; of those, only `default` was confirmed here, by OpenAI's
-///   own refusal quoted at zenn.dev/nicopin/scraps/a8d8f53f5faebb ("'default' is not
-///   permitted"). The stored copies searched did not show the page's per-type keyword table.
-///   The whole-schema limits (10 levels of nesting, 5,000 properties, 1,000 enum values) are
-///   checked by the catalog reader.
-/// - Anthropic strict (platform.claude.com/docs/en/build-with-claude/structured-outputs,
-///   "JSON Schema limitations", as quoted in the stored copies searched):
-///   `additionalProperties: false` on objects; numerical
-///   constraints (`minimum`, `maximum`), string constraints (`minLength`, `maxLength`) and array
-///   constraints beyond `minItems` of 0 or 1 are not supported. `required` stays as given.
-/// - Gemini (ai.google.dev/api/caching#Schema, an OpenAPI 3.0 subset): its `Schema` object has
-///   no `additionalProperties`.
-///
-/// Recursion is bounded: the catalog reader refuses more than 10 levels of object nesting.
-fn node(out: &mut Json, model: Model<'_>, node: &Schema, rules: Rules, place: Place) {
-    let is_object = matches!(node.ty, Type::Object);
-    let strict_openai = matches!(rules, Rules::OpenAiStrict);
-    let strict_anthropic = matches!(rules, Rules::AnthropicStrict);
-    let nullable = strict_openai && matches!(place, Place::Optional);
-    // A nested object without properties is free-form and written as the catalog gave it, with
-    // no `properties`, unless a strict mode closes it (and then states that it has none).
-    let with_properties = is_object
-        && (node.properties.len > 0
-            || matches!(place, Place::Root)
-            || strict_openai
-            || strict_anthropic);
-    let mut first = true;
-    out.raw(b"{");
-    let closed = match rules {
-        Rules::Plain => node.closed,
-        Rules::Gemini => false,
-        Rules::AnthropicStrict | Rules::OpenAiStrict => true,
-    };
-    if is_object && closed {
-        key(out, &mut first, b"\"additionalProperties\":false");
-    }
-    if let Some(default) = node.default {
-        if !strict_openai {
-            key(out, &mut first, b"\"default\":");
-            scalar(out, model, default);
-        }
-    }
-    if let Some(text) = node.description {
-        key(out, &mut first, b"\"description\":");
-        out.string(model.str(text));
-    }
-    if let Some(values) = node.enumeration {
-        let values = model.values(values);
-        key(out, &mut first, b"\"enum\":[");
-        let mut i = 0;
-        while i < values.len() {
-            if i > 0 {
-                out.raw(b",");
+/// A node's members before they are sorted: key, and the value's bytes.
+type Members = Vec<(&'static str, Vec<u8>)>;
+
+impl Writer<'_> {
+    /// One schema node, its keys in byte order.
+    ///
+    /// What each provider's rules change, with their sources:
+    /// - OpenAI strict (developers.openai.com/api/docs/guides/structured-outputs, "Supported
+    ///   schemas"; developers.openai.com/api/docs/guides/function-calling#strict-mode):
+    ///   `additionalProperties: false` "must be set to false for each object", "all fields or
+    ///   function parameters must be specified as required", an optional property emulated "by
+    ///   using a union type with null". Supported: `anyOf` (not at the root), definitions and
+    ///   `$ref` ("Recursive schemas are supported"), `enum`, `const`, `pattern`, the formats
+    ///   above, the number bounds and `multipleOf`, `minItems` and `maxItems`. Not supported:
+    ///   "Composition: allOf, not, ..."; `oneOf` is written as `anyOf`, as OpenAI's own agents
+    ///   SDK does (openai-agents-python, strict_schema.py). `minLength`, `maxLength` and
+    ///   `default` are removed as issue 10 found (`default` is refused: "'default' is not
+    ///   permitted"). Keywords the guide does not list are dropped; check_call still applies
+    ///   them.
+    /// - Anthropic strict (Claude's structured outputs, "JSON Schema limitations", as
+    ///   docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html gives them): all
+    ///   basic types, `enum` of primitives, `const`, `anyOf`, `allOf`, internal `$ref` and
+    ///   definitions; not supported: "Recursive schemas", "Numerical constraints (minimum,
+    ///   maximum, multipleOf)", "String constraints (minLength, maxLength)",
+    ///   `additionalProperties` "set to anything other than false", "Array minItems (only
+    ///   values 0 and 1)". Anthropic's SDK (anthropic-sdk-python, lib/_parse/_transform.py)
+    ///   also drops `pattern`, the exclusive bounds, `maxItems`, `uniqueItems`, `default` and
+    ///   `examples`, and writes `oneOf` as `anyOf`; so does this.
+    /// - Gemini (the `Schema` object, "a select subset of an OpenAPI 3.0 schema object":
+    ///   googleapis.github.io/js-genai/release_docs/interfaces/types.Schema.html): its fields
+    ///   are anyOf, default, description, enum, example, format, items, maximum, maxItems,
+    ///   maxLength, maxProperties, minimum, minItems, minLength, minProperties, nullable,
+    ///   pattern, properties, propertyOrdering, required, title and type. So no
+    ///   `additionalProperties` (google-genai's `_transformers.py`: "additionalProperties is not
+    ///   supported in the Gemini API"), references inlined (as google-genai does; a recursive
+    ///   one cannot be), `const` as a one-value `enum` and a `null` type as `nullable` (both as
+    ///   google-genai does), `oneOf` as `anyOf`, an integer's exclusive bound as an inclusive
+    ///   one, and the rest dropped.
+    /// - Plain (OpenAI's and Anthropic's non-strict `parameters`/`input_schema`: "A JSON
+    ///   Schema object"): as given, less `title`, `$comment` and `$schema`, which cost tokens
+    ///   and tell the model nothing the description does not, with OpenAPI's `nullable` as a
+    ///   `null` type.
+    /// - MCP: everything, as given.
+    fn node(&mut self, out: &mut Json, id: NodeId, place: Place) -> Result<(), NotExpressible> {
+        let model = self.model;
+        let node = model.node(id);
+        if let Some(flag) = node.boolean {
+            match self.rules {
+                Rules::Mcp | Rules::Plain => {
+                    out.boolean(flag);
+                    return Ok(());
+                }
+                _ => {
+                    return Err(format!(
+                        "the schema {flag} (at a node of the tool's schema) has no equivalent in \
+                         this shape"
+                    ))
+                }
             }
-            scalar(out, model, values[i]);
-            i += 1;
         }
-        if nullable {
-            out.raw(b",null");
-        }
-        out.raw(b"]");
-    }
-    if let Some(items) = node.items {
-        key(out, &mut first, b"\"items\":");
-        self::node(out, model, model.node(items), rules, Place::Items);
-    }
-    if let Some(count) = node.max_items {
-        if !strict_anthropic {
-            key(out, &mut first, b"\"maxItems\":");
-            out.unsigned(count);
-        }
-    }
-    if let Some(count) = node.max_length {
-        if !strict_anthropic && !strict_openai {
-            key(out, &mut first, b"\"maxLength\":");
-            out.unsigned(count);
-        }
-    }
-    if let Some(number) = node.maximum {
-        if !strict_anthropic {
-            key(out, &mut first, b"\"maximum\":");
-            out.raw(model.str(number.text).as_bytes());
-        }
-    }
-    if let Some(count) = node.min_items {
-        if !strict_anthropic || count <= 1 {
-            key(out, &mut first, b"\"minItems\":");
-            out.unsigned(count);
-        }
-    }
-    if let Some(count) = node.min_length {
-        if !strict_anthropic && !strict_openai {
-            key(out, &mut first, b"\"minLength\":");
-            out.unsigned(count);
-        }
-    }
-    if let Some(number) = node.minimum {
-        if !strict_anthropic {
-            key(out, &mut first, b"\"minimum\":");
-            out.raw(model.str(number.text).as_bytes());
-        }
-    }
-    if with_properties {
-        key(out, &mut first, b"\"properties\":{");
-        let properties = model.properties(node);
-        let mut i = 0;
-        while i < properties.len() {
-            if i > 0 {
-                out.raw(b",");
+        let rules = self.rules;
+        let (mcp, plain, gemini, openai, anthropic) = (
+            rules == Rules::Mcp,
+            rules == Rules::Plain,
+            rules == Rules::Gemini,
+            rules == Rules::OpenAiStrict,
+            rules == Rules::AnthropicStrict,
+        );
+        let strict = openai || anthropic;
+        let root = place == Place::Root;
+        let optional_nullable = openai && place == Place::Optional;
+        let mut members: Members = Vec::new();
+        let put = |members: &mut Members, key: &'static str, write: &dyn Fn(&mut Json)| {
+            let mut value = Json::default();
+            write(&mut value);
+            members.push((key, value.bytes));
+        };
+        let text = |members: &mut Members, key: &'static str, text: Option<Text>| {
+            if let Some(text) = text {
+                put(members, key, &|out| out.string(model.str(text)));
             }
-            out.string(model.str(properties[i].name));
-            out.raw(b":");
-            let place = if properties[i].required {
-                Place::Required
-            } else {
-                Place::Optional
-            };
-            self::node(out, model, model.node(properties[i].schema), rules, place);
-            i += 1;
+        };
+
+        // References: kept where the shape has them, inlined for Gemini.
+        if let Some((reference, target)) = node.reference {
+            if gemini {
+                if self.inlining.contains(&target) {
+                    return Err(format!(
+                        "the schema is recursive ({} refers back to itself), and Gemini's \
+                         schema must be written out in full",
+                        model.str(reference)
+                    ));
+                }
+                if self.only_reference(node) {
+                    self.inlining.push(target);
+                    let result = self.node(out, target, place);
+                    self.inlining.pop();
+                    return result;
+                }
+                return Err(format!(
+                    "{} has keywords beside it, which Gemini's inlined schema cannot merge",
+                    model.str(reference)
+                ));
+            }
+            if anthropic && self.recursive(target) {
+                return Err(format!(
+                    "the schema is recursive ({}), which Anthropic's strict mode does not \
+                     support (\"Recursive schemas\" are not supported)",
+                    model.str(reference)
+                ));
+            }
+            put(&mut members, "$ref", &|out| {
+                out.string(model.str(reference))
+            });
         }
-        out.raw(b"}");
-        // Properties are sorted, so "every property" and the required ones are in order.
-        if strict_openai || node.has_required {
-            key(out, &mut first, b"\"required\":[");
-            let mut written = 0;
-            let mut i = 0;
-            while i < properties.len() {
-                if strict_openai || properties[i].required {
-                    if written > 0 {
+        if let Some((keyword, run)) = node.definitions {
+            if !gemini {
+                let key = match keyword {
+                    DefsKeyword::Defs => "$defs",
+                    DefsKeyword::Definitions => "definitions",
+                };
+                let mut defs = Json::default();
+                defs.raw(b"{");
+                for (i, definition) in model.definitions(run).iter().enumerate() {
+                    if i > 0 {
+                        defs.raw(b",");
+                    }
+                    defs.string(model.str(definition.name));
+                    defs.raw(b":");
+                    self.node(&mut defs, definition.schema, Place::Inside)?;
+                }
+                defs.raw(b"}");
+                members.push((key, defs.bytes));
+            }
+        }
+
+        // Annotations.
+        if mcp {
+            text(&mut members, "title", node.title);
+            text(&mut members, "$comment", node.comment);
+            text(&mut members, "$schema", node.dialect);
+        }
+        text(&mut members, "description", node.description);
+        if let Some(default) = node.default {
+            if !openai && !anthropic {
+                put(&mut members, "default", &|out| scalar(out, model, default));
+            }
+        }
+        if mcp || plain {
+            if let Some(examples) = node.examples {
+                put(&mut members, "examples", &|out| {
+                    out.raw(model.str(examples).as_bytes())
+                });
+            }
+            for (key, flag) in [
+                ("deprecated", node.deprecated),
+                ("readOnly", node.read_only),
+                ("writeOnly", node.write_only),
+            ] {
+                if let Some(flag) = flag {
+                    put(&mut members, key, &|out| out.boolean(flag));
+                }
+            }
+            if let Some(discriminator) = node.discriminator {
+                put(&mut members, "discriminator", &|out| {
+                    out.raw(model.str(discriminator).as_bytes())
+                });
+            }
+        }
+
+        // Types, and where `null` comes from.
+        let nullable_given = node.nullable == Some(true);
+        let mut types: Vec<Type> = Type::ALL
+            .into_iter()
+            .filter(|ty| node.types.has(*ty) && node.type_form != TypeForm::Absent)
+            .collect();
+        if root && node.type_form == TypeForm::Absent {
+            types = vec![Type::Object];
+        }
+        let mut null_branch = false;
+        if mcp {
+            match node.type_form {
+                TypeForm::Absent if !root => {}
+                TypeForm::List => put(&mut members, "type", &|out| type_list(out, &types)),
+                _ => put(&mut members, "type", &|out| out.string(types[0].as_str())),
+            }
+            if let Some(flag) = node.nullable {
+                put(&mut members, "nullable", &|out| out.boolean(flag));
+            }
+        } else if gemini {
+            let null = types.contains(&Type::Null) || nullable_given;
+            types.retain(|ty| *ty != Type::Null);
+            match types.len() {
+                0 => {}
+                1 => put(&mut members, "type", &|out| out.string(types[0].as_str())),
+                _ => {
+                    // Several types: one branch each.
+                    put(&mut members, "anyOf", &|out| {
+                        out.raw(b"[");
+                        for (i, ty) in types.iter().enumerate() {
+                            if i > 0 {
+                                out.raw(b",");
+                            }
+                            out.raw(b"{\"type\":");
+                            out.string(ty.as_str());
+                            out.raw(b"}");
+                        }
+                        out.raw(b"]");
+                    })
+                }
+            }
+            if null {
+                put(&mut members, "nullable", &|out| out.boolean(true));
+            }
+        } else {
+            if nullable_given && !types.is_empty() && !types.contains(&Type::Null) {
+                types.push(Type::Null);
+            }
+            if optional_nullable {
+                if types.is_empty() {
+                    null_branch = true;
+                } else if !types.contains(&Type::Null) {
+                    types.push(Type::Null);
+                }
+            }
+            if strict && types.is_empty() && !self.union_or_reference(node) {
+                return Err(
+                    "a schema with no type (any value) cannot be declared in strict \
+                            mode"
+                        .into(),
+                );
+            }
+            match types.len() {
+                0 => {}
+                1 => put(&mut members, "type", &|out| out.string(types[0].as_str())),
+                _ => put(&mut members, "type", &|out| type_list(out, &types)),
+            }
+        }
+
+        // Values.
+        if let Some(run) = node.enumeration {
+            let values = model.values(run);
+            if anthropic && values.iter().any(|value| matches!(value, Scalar::Json(_))) {
+                return Err(
+                    "an enum of arrays or objects, which Anthropic's strict mode does \
+                            not support (\"enum (strings, numbers, booleans, or nulls only)\")"
+                        .into(),
+                );
+            }
+            let add_null =
+                optional_nullable && !values.iter().any(|value| matches!(value, Scalar::Null));
+            put(&mut members, "enum", &|out| {
+                out.raw(b"[");
+                for (i, value) in values.iter().enumerate() {
+                    if i > 0 {
                         out.raw(b",");
                     }
-                    out.string(model.str(properties[i].name));
-                    written += 1;
+                    scalar(out, model, *value);
                 }
-                i += 1;
+                if add_null {
+                    out.raw(b",null");
+                }
+                out.raw(b"]");
+            });
+        }
+        if let Some(value) = node.constant {
+            if gemini || optional_nullable {
+                // A one-value enum: Gemini has no `const` (google-genai writes `enum`), and
+                // OpenAI strict's optional value needs `null` beside it.
+                put(&mut members, "enum", &|out| {
+                    out.raw(b"[");
+                    scalar(out, model, value);
+                    if optional_nullable && value != Scalar::Null {
+                        out.raw(b",null");
+                    }
+                    out.raw(b"]");
+                });
+            } else {
+                put(&mut members, "const", &|out| scalar(out, model, value));
             }
-            out.raw(b"]");
+        }
+
+        // Combinations.
+        let mut any_of: Vec<NodeId> = Vec::new();
+        let mut any_of_key = "anyOf";
+        if let Some(run) = node.any_of {
+            any_of.extend(model.subschemas(run));
+        }
+        if let Some(run) = node.one_of {
+            if mcp || plain {
+                self.list(&mut members, "oneOf", model.subschemas(run))?;
+            } else {
+                if !any_of.is_empty() {
+                    return Err(
+                        "both anyOf and oneOf on one node, which this shape can only \
+                                write as one anyOf"
+                            .into(),
+                    );
+                }
+                any_of.extend(model.subschemas(run));
+            }
+        }
+        if (openai || gemini) && root && !any_of.is_empty() {
+            return Err(
+                "the arguments' schema is a union at its root; this shape needs an \
+                        object there (\"the root level object of a schema must be an object, \
+                        and not use anyOf\")"
+                    .into(),
+            );
+        }
+        if gemini {
+            // Gemini writes a `null` branch as `nullable`, as google-genai does.
+            let before = any_of.len();
+            any_of.retain(|&branch| !self.null_only(branch));
+            if any_of.len() < before && !members.iter().any(|(key, _)| *key == "nullable") {
+                put(&mut members, "nullable", &|out| out.boolean(true));
+            }
+            if any_of.len() == 1 && !self.has_shape_keywords(node) {
+                // One branch left: the node is that branch.
+                let branch = any_of[0];
+                let mut inner = Json::default();
+                self.node(&mut inner, branch, place)?;
+                merge(&mut members, inner.bytes);
+                any_of.clear();
+            }
+        }
+        if null_branch || (optional_nullable && !any_of.is_empty() && types.is_empty()) {
+            null_branch = true;
+        }
+        if !any_of.is_empty() || null_branch {
+            if node.reference.is_some() && null_branch && any_of.is_empty() {
+                // `{"$ref": ...}` made nullable: `anyOf` of the reference and `null`.
+                let reference = members
+                    .iter()
+                    .position(|(key, _)| *key == "$ref")
+                    .map(|i| members.remove(i));
+                if let Some((_, target)) = reference {
+                    let mut list = Json::default();
+                    list.raw(b"[{\"$ref\":");
+                    list.raw(&target);
+                    list.raw(b"},{\"type\":\"null\"}]");
+                    members.push((any_of_key, list.bytes));
+                }
+            } else {
+                let mut list = Json::default();
+                list.raw(b"[");
+                for (i, &branch) in any_of.iter().enumerate() {
+                    if i > 0 {
+                        list.raw(b",");
+                    }
+                    self.node(&mut list, branch, Place::Inside)?;
+                }
+                if null_branch && !any_of.iter().any(|&branch| self.null_only(branch)) {
+                    if !any_of.is_empty() {
+                        list.raw(b",");
+                    }
+                    list.raw(b"{\"type\":\"null\"}");
+                }
+                list.raw(b"]");
+                members.push((any_of_key, list.bytes));
+            }
+        }
+        any_of_key = "allOf";
+        if let Some(run) = node.all_of {
+            let branches = model.subschemas(run);
+            if openai || gemini {
+                return Err(format!(
+                    "allOf, which {} does not support",
+                    if openai {
+                        "OpenAI's strict mode (\"Composition: allOf, not, ...\")"
+                    } else {
+                        "Gemini's schema"
+                    }
+                ));
+            }
+            self.list(&mut members, any_of_key, branches)?;
+        }
+
+        // Objects.
+        let is_object =
+            node.types.has(Type::Object) && (node.type_form != TypeForm::Absent || root);
+        let open = node
+            .additional
+            .is_some_and(|extra| model.node(extra).boolean != Some(false));
+        if strict && open {
+            return Err(format!(
+                "an object that takes other members (additionalProperties), which {} cannot \
+                 declare: it requires additionalProperties false on every object",
+                if openai {
+                    "OpenAI's strict mode"
+                } else {
+                    "Anthropic's strict mode"
+                }
+            ));
+        }
+        let closed_given = node
+            .additional
+            .is_some_and(|extra| model.node(extra).boolean == Some(false));
+        let properties = model.properties(node);
+        let with_properties = node.has_properties
+            || (is_object && (root || strict) && node.additional.is_none_or(|_| closed_given));
+        if with_properties {
+            let mut map = Json::default();
+            map.raw(b"{");
+            for (i, property) in properties.iter().enumerate() {
+                if i > 0 {
+                    map.raw(b",");
+                }
+                map.string(model.str(property.name));
+                map.raw(b":");
+                let place = if property.required {
+                    Place::Required
+                } else {
+                    Place::Optional
+                };
+                self.node(&mut map, property.schema, place)?;
+            }
+            map.raw(b"}");
+            members.push(("properties", map.bytes));
+            if openai || node.has_required {
+                put(&mut members, "required", &|out| {
+                    out.raw(b"[");
+                    let mut written = 0;
+                    for property in properties {
+                        if openai || property.required {
+                            if written > 0 {
+                                out.raw(b",");
+                            }
+                            out.string(model.str(property.name));
+                            written += 1;
+                        }
+                    }
+                    out.raw(b"]");
+                });
+            }
+        }
+        if is_object && strict {
+            put(&mut members, "additionalProperties", &|out| {
+                out.boolean(false)
+            });
+        } else if let Some(extra) = node.additional {
+            if !gemini {
+                let mut value = Json::default();
+                self.node(&mut value, extra, Place::Inside)?;
+                members.push(("additionalProperties", value.bytes));
+            }
+        }
+        if let Some(names) = node.property_names {
+            if mcp || plain {
+                let mut value = Json::default();
+                self.node(&mut value, names, Place::Inside)?;
+                members.push(("propertyNames", value.bytes));
+            }
+        }
+        if mcp || plain || gemini {
+            count(&mut members, "minProperties", node.min_properties);
+            count(&mut members, "maxProperties", node.max_properties);
+        }
+
+        // Arrays.
+        if let Some(items) = node.items {
+            let mut value = Json::default();
+            self.node(&mut value, items, Place::Inside)?;
+            members.push(("items", value.bytes));
+        }
+        if let Some((form, run)) = node.prefix_items {
+            if !(mcp || plain) {
+                return Err("a tuple (prefixItems), which this shape does not document".into());
+            }
+            let key = match form {
+                TupleForm::PrefixItems => "prefixItems",
+                TupleForm::ItemsList => "items",
+            };
+            self.list(&mut members, key, model.subschemas(run))?;
+        }
+        if let Some(extra) = node.additional_items {
+            let mut value = Json::default();
+            self.node(&mut value, extra, Place::Inside)?;
+            members.push(("additionalItems", value.bytes));
+        }
+        if let Some(min) = node.min_items {
+            if !anthropic || min <= 1 {
+                count(&mut members, "minItems", Some(min));
+            }
+        }
+        if !anthropic {
+            count(&mut members, "maxItems", node.max_items);
+        }
+        if mcp || plain {
+            if let Some(flag) = node.unique_items {
+                put(&mut members, "uniqueItems", &|out| out.boolean(flag));
+            }
+        }
+
+        // Strings.
+        if !strict {
+            count(&mut members, "minLength", node.min_length);
+            count(&mut members, "maxLength", node.max_length);
+        }
+        if !anthropic {
+            text(&mut members, "pattern", node.pattern);
+        }
+        if let Some(format) = node.format {
+            let name = model.str(format);
+            let kept = match rules {
+                Rules::Mcp | Rules::Plain => true,
+                Rules::OpenAiStrict => OPENAI_FORMATS.contains(&name),
+                Rules::AnthropicStrict => ANTHROPIC_FORMATS.contains(&name),
+                Rules::Gemini => GEMINI_FORMATS.contains(&name),
+            };
+            if kept {
+                text(&mut members, "format", Some(format));
+            }
+        }
+
+        // Numbers.
+        let integer = types.len() == 1 && types[0] == Type::Integer;
+        if !anthropic {
+            let number =
+                |members: &mut Members, key: &'static str, bound: Option<crate::schema::Number>| {
+                    if let Some(bound) = bound {
+                        put(members, key, &|out| {
+                            out.raw(model.str(bound.text).as_bytes())
+                        });
+                    }
+                };
+            let mut minimum = node.minimum;
+            let mut maximum = node.maximum;
+            if gemini {
+                // An integer's exclusive bound is the inclusive one next to it; a number's has
+                // no equivalent in Gemini's schema, and check_call still applies it.
+                if integer {
+                    if let Some(bound) = node.exclusive_minimum.filter(|b| b.value.fract() == 0.0) {
+                        if minimum.is_none_or(|min| min.value <= bound.value) {
+                            minimum = None;
+                            let next = format!("{}", bound.value as i64 + 1);
+                            put(&mut members, "minimum", &|out| out.raw(next.as_bytes()));
+                        }
+                    }
+                    if let Some(bound) = node.exclusive_maximum.filter(|b| b.value.fract() == 0.0) {
+                        if maximum.is_none_or(|max| max.value >= bound.value) {
+                            maximum = None;
+                            let next = format!("{}", bound.value as i64 - 1);
+                            put(&mut members, "maximum", &|out| out.raw(next.as_bytes()));
+                        }
+                    }
+                }
+            } else {
+                number(&mut members, "exclusiveMinimum", node.exclusive_minimum);
+                number(&mut members, "exclusiveMaximum", node.exclusive_maximum);
+                number(&mut members, "multipleOf", node.multiple_of);
+            }
+            number(&mut members, "minimum", minimum);
+            number(&mut members, "maximum", maximum);
+        }
+
+        members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        out.raw(b"{");
+        for (i, (key, value)) in members.iter().enumerate() {
+            if i > 0 {
+                out.raw(b",");
+            }
+            out.string(key);
+            out.raw(b":");
+            out.raw(value);
+        }
+        out.raw(b"}");
+        Ok(())
+    }
+
+    /// `key: [branch, ...]`, each branch a node.
+    fn list(
+        &mut self,
+        members: &mut Members,
+        key: &'static str,
+        branches: &[NodeId],
+    ) -> Result<(), NotExpressible> {
+        let mut list = Json::default();
+        list.raw(b"[");
+        for (i, &branch) in branches.iter().enumerate() {
+            if i > 0 {
+                list.raw(b",");
+            }
+            self.node(&mut list, branch, Place::Inside)?;
+        }
+        list.raw(b"]");
+        members.push((key, list.bytes));
+        Ok(())
+    }
+
+    /// Whether a node is `{"type":"null"}` and nothing else that matters.
+    fn null_only(&self, id: NodeId) -> bool {
+        let node = self.model.node(id);
+        node.type_form != TypeForm::Absent
+            && node.types == Types::of(Type::Null)
+            && node.enumeration.is_none()
+            && node.constant.is_none()
+    }
+
+    /// Whether a node holds a union or a reference, which carry their own types.
+    fn union_or_reference(&self, node: &Schema) -> bool {
+        node.any_of.is_some()
+            || node.one_of.is_some()
+            || node.all_of.is_some()
+            || node.reference.is_some()
+    }
+
+    /// Whether a node's `$ref` stands alone but for annotations, so that inlining it loses
+    /// nothing.
+    fn only_reference(&self, node: &Schema) -> bool {
+        node.type_form == TypeForm::Absent
+            && !node.has_properties
+            && node.enumeration.is_none()
+            && node.constant.is_none()
+            && node.any_of.is_none()
+            && node.one_of.is_none()
+            && node.all_of.is_none()
+            && node.items.is_none()
+            && node.prefix_items.is_none()
+            && node.additional.is_none()
+    }
+
+    /// Whether a node has keywords of its own beyond a union (so its one branch cannot simply
+    /// replace it).
+    fn has_shape_keywords(&self, node: &Schema) -> bool {
+        node.type_form != TypeForm::Absent
+            || node.has_properties
+            || node.enumeration.is_some()
+            || node.constant.is_some()
+            || node.items.is_some()
+            || node.reference.is_some()
+    }
+
+    /// Whether `target` can reach itself through references (a recursive schema).
+    fn recursive(&self, target: NodeId) -> bool {
+        let model = self.model;
+        let mut stack = vec![target];
+        let mut seen = vec![];
+        while let Some(id) = stack.pop() {
+            if seen.contains(&id) {
+                continue;
+            }
+            seen.push(id);
+            let node = model.node(id);
+            let mut next: Vec<NodeId> = model.properties(node).iter().map(|p| p.schema).collect();
+            next.extend(
+                [
+                    node.items,
+                    node.additional,
+                    node.additional_items,
+                    node.property_names,
+                ]
+                .into_iter()
+                .flatten(),
+            );
+            for run in [
+                node.any_of,
+                node.one_of,
+                node.all_of,
+                node.prefix_items.map(|(_, run)| run),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                next.extend(model.subschemas(run));
+            }
+            if let Some((_, to)) = node.reference {
+                if to == target {
+                    return true;
+                }
+                next.push(to);
+            }
+            stack.extend(next);
+        }
+        false
+    }
+}
+
+/// A count keyword, when given.
+fn count(members: &mut Members, key: &'static str, value: Option<u64>) {
+    if let Some(value) = value {
+        let mut out = Json::default();
+        out.unsigned(value);
+        members.push((key, out.bytes));
+    }
+}
+
+/// A list of types, in [`Type`]'s order.
+fn type_list(out: &mut Json, types: &[Type]) {
+    out.raw(b"[");
+    for (i, ty) in types.iter().enumerate() {
+        if i > 0 {
+            out.raw(b",");
+        }
+        out.string(ty.as_str());
+    }
+    out.raw(b"]");
+}
+
+/// Adds the members of a rendered object to `members`, keeping any key already there.
+fn merge(members: &mut Members, object: Vec<u8>) {
+    let mut tokens = crate::tokenizer::Tokenizer::new(&object);
+    let _ = tokens.next();
+    while let Ok(Some(key)) = tokens.next() {
+        if key.kind != crate::tokenizer::Kind::Key {
+            break;
+        }
+        let Ok(Some(value)) = tokens.next() else {
+            break;
+        };
+        let Ok(end) = tokens.skip(value) else {
+            break;
+        };
+        let name = &key.raw[1..key.raw.len() - 1];
+        let known = KNOWN_KEYS.iter().find(|known| known.as_bytes() == name);
+        if let Some(known) = known {
+            if !members.iter().any(|(existing, _)| existing == known) {
+                members.push((known, object[value.at..end].to_vec()));
+            }
         }
     }
-    key(out, &mut first, b"\"type\":");
-    if nullable {
-        out.raw(b"[");
-        out.string(node.ty.as_str());
-        out.raw(b",\"null\"]");
-    } else {
-        out.string(node.ty.as_str());
-    }
-    out.raw(b"}");
 }
+
+/// Every key the renderer writes, for [`merge`].
+const KNOWN_KEYS: [&str; 30] = [
+    "$ref",
+    "additionalProperties",
+    "anyOf",
+    "const",
+    "default",
+    "description",
+    "enum",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "format",
+    "items",
+    "maxItems",
+    "maxLength",
+    "maxProperties",
+    "maximum",
+    "minItems",
+    "minLength",
+    "minProperties",
+    "minimum",
+    "multipleOf",
+    "nullable",
+    "pattern",
+    "properties",
+    "propertyNames",
+    "required",
+    "type",
+    "uniqueItems",
+    "prefixItems",
+    "allOf",
+    "oneOf",
+];
 
 /// Every declaration of a catalog, each followed by its newline, and where each sits: rendered
 /// once, when the catalog is read, so that a request is a slice copy.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) struct Rendered {
-    /// The declarations, by format, then strict, then tool (see [`slot`]).
+    /// The declarations, by format, then strict, then tool (see [`slot`]). Where a shape cannot
+    /// express a tool, the reason sits there instead, without a newline.
     pub(crate) bytes: Vec<u8>,
-    /// Each declaration's start and end (after its newline) in `bytes`, at its [`slot`]; slots
-    /// for strict in a format without it stay `(0, 0)`.
-    pub(crate) spans: Vec<(usize, usize)>,
+    /// Each declaration's start and end (after its newline) in `bytes`, at its [`slot`], and
+    /// whether it is one (`false`: the span is the reason it cannot be). Slots for strict in a
+    /// format without it stay `(0, 0, true)`.
+    pub(crate) spans: Vec<(usize, usize, bool)>,
 }
 
 /// Renders every tool of `model` in every shape. `build.rs` runs it for the compiled-in
@@ -462,13 +1143,23 @@ pub(crate) struct Rendered {
 pub(crate) fn render(model: Model<'_>) -> Rendered {
     let tools = model.tools.len();
     let mut out = Json::default();
-    let mut spans = vec![(0, 0); Format::ALL.len() * 2 * tools];
+    let mut spans = vec![(0, 0, true); Format::ALL.len() * 2 * tools];
     for shape in Shape::all() {
         for (index, tool) in model.tools.iter().enumerate() {
             let start = out.len();
-            declaration(&mut out, model, tool, shape);
-            out.raw(b"\n");
-            spans[slot(shape, index, tools)] = (start, out.len());
+            let mut declared = Json::default();
+            let span = match declaration(&mut declared, model, tool, shape) {
+                Ok(()) => {
+                    out.raw(&declared.bytes);
+                    out.raw(b"\n");
+                    (start, out.len(), true)
+                }
+                Err(reason) => {
+                    out.raw(reason.as_bytes());
+                    (start, out.len(), false)
+                }
+            };
+            spans[slot(shape, index, tools)] = span;
         }
     }
     Rendered {

@@ -15,19 +15,36 @@ use std::io::{self, Write};
 include!(concat!(env!("OUT_DIR"), "/layout.rs"));
 
 /// One tool's declaration in `shape`, without a newline: what a harness that builds its own
-/// request body puts in the `tools` list. `None` when `tool` is not an index of [`TOOLS`].
+/// request body puts in the `tools` list. `None` when `tool` is not an index of [`TOOLS`], or
+/// when the shape cannot express the tool (see [`not_expressible`]).
 #[inline]
 pub fn declaration(tool: usize, shape: Shape) -> Option<&'static [u8]> {
-    (tool < TOOLS.len()).then(|| {
+    (tool < TOOLS.len() && not_expressible(tool, shape).is_none()).then(|| {
         let answer = answer(tool, shape);
         &answer[..answer.len() - 1]
     })
 }
 
+/// Why `shape` cannot express tool `tool` (a valid index), if it cannot: a keyword the provider
+/// documents no equivalent for, named with the provider's own words where it has them.
+#[inline]
+pub fn not_expressible(tool: usize, shape: Shape) -> Option<&'static str> {
+    let (start, end, declared) = SPANS[slot(shape, tool, TOOLS.len())];
+    if declared {
+        return None;
+    }
+    std::str::from_utf8(&RENDERED[start..end]).ok()
+}
+
+/// The first tool of the catalog that `shape` cannot express, and why.
+pub(crate) fn first_not_expressible(shape: Shape) -> Option<(usize, &'static str)> {
+    (0..TOOLS.len()).find_map(|tool| Some((tool, not_expressible(tool, shape)?)))
+}
+
 /// The declaration of tool `tool`, a valid index, and its newline.
 #[inline]
 fn answer(tool: usize, shape: Shape) -> &'static [u8] {
-    let (start, end) = SPANS[slot(shape, tool, TOOLS.len())];
+    let (start, end, _) = SPANS[slot(shape, tool, TOOLS.len())];
     &RENDERED[start..end]
 }
 

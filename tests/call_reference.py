@@ -134,6 +134,8 @@ class Walk:
         if value is None and nullable:
             return
         if is_object(value) and ty == "object":
+            if path and "properties" not in schema:
+                return  # a nested object without "properties" is free-form: any members
             return self.object(value, schema, path)
         if isinstance(value, list) and ty == "array":
             for i, item in enumerate(value):
@@ -218,15 +220,22 @@ class Walk:
                                     f'missing required argument "{name(path + [key])}", which must be {expected(prop, False)}')))
 
 
-def canonical(value, schema):
+def canonical(value, schema, root=True):
     """RFC 8785 of checked arguments: nulls dropped from objects (only nullable optionals get
     this far), keys sorted, the writer's escapes, ECMAScript numbers."""
+    if is_object(value) and schema is not None and "properties" not in schema and not root:
+        schema = None  # free-form: its members as they are
+    if is_object(value) and schema is None:
+        members = sorted(value[1], key=lambda kv: kv[0].encode("utf-16-be"))
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + canonical(v, None, False)
+                              for k, v in members) + "}"
     if is_object(value):
         members = sorted((k, v) for k, v in value[1] if v is not None)
         props = dict(properties(schema))
-        return "{" + ",".join(json.dumps(k) + ":" + canonical(v, props[k]) for k, v in members) + "}"
+        return "{" + ",".join(json.dumps(k) + ":" + canonical(v, props[k], False) for k, v in members) + "}"
     if isinstance(value, list):
-        return "[" + ",".join(canonical(v, schema["items"]) for v in value) + "]"
+        items = schema["items"] if schema is not None else None
+        return "[" + ",".join(canonical(v, items, False) for v in value) + "]"
     if isinstance(value, Raw):
         return es_number(value.value)
     if isinstance(value, bool):

@@ -139,10 +139,10 @@ fn the_annotations() {
     let none = accepted(&format!("[{{{t}}}]")).tools.remove(0);
     assert_eq!(
         (
-            none.read_only,
-            none.destructive,
-            none.idempotent,
-            none.open_world
+            none.hints.read_only,
+            none.hints.destructive,
+            none.hints.idempotent,
+            none.hints.open_world
         ),
         (false, true, false, true)
     );
@@ -151,7 +151,10 @@ fn the_annotations() {
     ))
     .tools
     .remove(0);
-    assert_eq!((read_only.read_only, read_only.destructive), (true, false));
+    assert_eq!(
+        (read_only.hints.read_only, read_only.hints.destructive),
+        (true, false)
+    );
 }
 
 #[test]
@@ -418,8 +421,10 @@ fn enums_bounds_and_defaults() {
     let catalog = accepted(&with_property(
         r#"{"type":"number","minimum":-1.50,"default":1E2}"#,
     ));
-    let property = &catalog.tools[0].input.properties[0].2;
-    assert_eq!(property.minimum.as_deref(), Some("-1.50"));
+    let model = catalog.model();
+    let property = model.properties(model.input(&model.tools[0]))[0];
+    let minimum = model.node(property.schema).minimum.expect("a minimum");
+    assert_eq!(model.str(minimum.text), "-1.50");
 }
 
 #[test]

@@ -113,7 +113,10 @@ fn request(tool: Option<&str>, format: &str, strict: bool) -> String {
 fn names(catalog: &Path) -> Vec<String> {
     let bytes = std::fs::read(catalog).unwrap();
     let catalog = tool_schema::catalog_file::read(&bytes).unwrap();
-    catalog.tools.into_iter().map(|tool| tool.name).collect()
+    let model = catalog.model();
+    (0..model.tools.len())
+        .map(|tool| model.name(tool).to_string())
+        .collect()
 }
 
 /// Every whole output of the binary over a catalog (exit status, stdout, stderr): each tool and

@@ -171,7 +171,7 @@ pub fn assert_same_bytes(actual: &[u8], want: &[u8], what: &str) {
 /// over the bounds catalog (`tests/calls/bounds`): stated once, checked against the cases files
 /// and the golden files by [`call_cases_in`].
 pub const DEFAULT_CALLS: usize = 51;
-pub const BOUNDS_CALLS: usize = 29;
+pub const BOUNDS_CALLS: usize = 30;
 
 /// The check_call cases of `dir` (`tests/calls/<catalog>`), after checking that its golden
 /// files are exactly one `<name>.json` per case, and that there are `count` cases: the count is

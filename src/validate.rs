@@ -1,0 +1,941 @@
+//! A JSON value against a schema node of the model, by JSON Schema 2020-12's validation
+//! (draft 2020-12, "JSON Schema Validation", with the `format` assertion vocabulary on): every
+//! keyword the catalog reader accepts, unions and references included.
+//!
+//! One checker for everything the older call checker (`check.rs`, the flat subset) does not
+//! read: the catalog reader runs it on every `default`, `const`, `enum` value and example, and
+//! check_call on the arguments of a tool whose schema goes beyond that subset. It reads a value's
+//! bytes where they are, with the tokenizer, and reads a value again for each branch of a union
+//! (time grows with the schema's nesting of unions, which the catalog bounds, and a budget stops
+//! a walk that runs past it). Nothing is allocated; the walk recurses once per level of the
+//! value that the schema descends into, and stops at [`MAX_DEPTH`] levels.
+//!
+//! The project's policy sits beside the standard's, as check_call documents it: an object that
+//! declares `properties` and says nothing of `additionalProperties` is closed, and under OpenAI
+//! strict an optional property may be `null`.
+
+use crate::error::MAX_DEPTH;
+use crate::format::StringFormat;
+use crate::number::{compare, same_value, Divisor};
+use crate::schema::{Model, NodeId, Scalar, Schema, Text, Type, TypeForm};
+use crate::tokenizer::{decode, Kind, Stop, Token, Tokenizer};
+use std::cmp::Ordering;
+use std::fmt;
+
+/// How many node visits one value may cost before the walk gives up: unions re-read their value
+/// once per branch, and a catalog could nest them deep.
+const BUDGET: u32 = 1 << 20;
+
+/// Why a value does not fit, at the deepest place the walk found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reason {
+    /// The schema `false`.
+    Nothing,
+    /// Not one of the node's types.
+    Type,
+    /// Not one of the `enum` values.
+    Enum,
+    /// Not the `const`.
+    Const,
+    /// Below `minimum` (or `exclusiveMinimum`), above `maximum` (or `exclusiveMaximum`).
+    Range,
+    /// Not a multiple of `multipleOf`.
+    MultipleOf,
+    /// Shorter than `minLength` or longer than `maxLength`.
+    Length,
+    /// Does not match `pattern`.
+    Pattern,
+    /// Not of its `format`.
+    Format,
+    /// A required property is missing.
+    Missing(Text),
+    /// A member the object does not declare, where it takes no others.
+    Unknown,
+    /// A key given twice.
+    Duplicate,
+    /// Too few or too many members.
+    Members,
+    /// Too few or too many elements.
+    Items,
+    /// Two elements the same, under `uniqueItems`.
+    Unique,
+    /// No branch of an `anyOf` (or `oneOf`) fits.
+    NoBranch,
+    /// More than one branch of a `oneOf` fits.
+    ManyBranches,
+    /// Nested deeper than [`MAX_DEPTH`] where the schema goes on.
+    TooDeep,
+    /// The walk ran past its budget.
+    TooComplex,
+}
+
+/// The deepest place a value failed: the path of keys (raw literals) and indexes that leads
+/// there, and why. Deepest wins, because it says the most about what to change.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Failure<'a> {
+    pub(crate) steps: [Step<'a>; MAX_DEPTH],
+    pub(crate) depth: usize,
+    pub(crate) node: NodeId,
+    /// Where the value that failed starts in the text.
+    pub(crate) at: usize,
+    pub(crate) reason: Reason,
+}
+
+/// One step of a path: a key's literal, or an array index.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Step<'a> {
+    Key(&'a [u8]),
+    Index(usize),
+}
+
+struct Walk<'m, 'a> {
+    model: Model<'m>,
+    text: &'a [u8],
+    nullable_optionals: bool,
+    /// Whether `format` is asserted (check_call) or only an annotation (the catalog's values).
+    formats: bool,
+    /// The node the walk started at: a tool's arguments are declared with their properties,
+    /// even none, so that object is closed unless it says otherwise.
+    root: Option<NodeId>,
+    budget: u32,
+    path: [Step<'a>; MAX_DEPTH],
+    failure: Option<Failure<'a>>,
+}
+
+/// Whether the JSON document `text` fits node `id`; where it does not, the deepest failure.
+/// `nullable_optionals`: an optional property may be `null` (OpenAI strict's declarations).
+pub(crate) fn check<'a>(
+    model: Model<'_>,
+    id: NodeId,
+    text: &'a [u8],
+    nullable_optionals: bool,
+) -> Result<(), Failure<'a>> {
+    check_with(model, id, text, nullable_optionals, true, Some(id))
+}
+
+/// [`check`], with `format` an assertion (`formats`) or an annotation only, and `root` the
+/// node of a tool's arguments if the walk starts there.
+fn check_with<'a>(
+    model: Model<'_>,
+    id: NodeId,
+    text: &'a [u8],
+    nullable_optionals: bool,
+    formats: bool,
+    root: Option<NodeId>,
+) -> Result<(), Failure<'a>> {
+    let mut walk = Walk {
+        model,
+        text,
+        nullable_optionals,
+        formats,
+        root,
+        budget: BUDGET,
+        path: [Step::Index(0); MAX_DEPTH],
+        failure: None,
+    };
+    let start = crate::tokenizer::skip_whitespace(text, 0);
+    if walk.fits(id, start, 0) {
+        return Ok(());
+    }
+    Err(walk.failure.unwrap_or(Failure {
+        steps: [Step::Index(0); MAX_DEPTH],
+        depth: 0,
+        node: id,
+        at: start,
+        reason: Reason::Type,
+    }))
+}
+
+/// The first problem of a JSON document against node `id`, as a sentence: for the catalog
+/// reader's own values (`default`, `const`, `enum`, `examples`). `format` is read as JSON
+/// Schema 2020-12 reads it by default, as an annotation: generators write defaults that their
+/// own language accepts (pydantic's `time` without an offset), and a catalog should not fail
+/// to build over an annotation. check_call asserts it.
+pub fn first_problem(model: Model<'_>, id: NodeId, text: &[u8]) -> Option<String> {
+    let failure = check_with(model, id, text, false, false, None).err()?;
+    let mut out = String::new();
+    let _ = describe(&mut out, model, &failure);
+    Some(out)
+}
+
+/// `at /a/0: must be a string`: a failure in words.
+pub(crate) fn describe(
+    out: &mut impl fmt::Write,
+    model: Model<'_>,
+    failure: &Failure<'_>,
+) -> fmt::Result {
+    if failure.depth > 0 {
+        out.write_str("at ")?;
+        for step in &failure.steps[..failure.depth] {
+            match step {
+                Step::Key(literal) => {
+                    out.write_char('/')?;
+                    let mut ok = Ok(());
+                    decode(literal, |c| {
+                        if ok.is_ok() {
+                            ok = out.write_char(c);
+                        }
+                    });
+                    ok?;
+                }
+                Step::Index(index) => write!(out, "/{index}")?,
+            }
+        }
+        out.write_str(": ")?;
+    }
+    reason(out, model, failure.node, failure.reason)
+}
+
+/// What a node wants, as a failure's reason says: `must be a string`, `must match ...`.
+pub(crate) fn reason(
+    out: &mut impl fmt::Write,
+    model: Model<'_>,
+    id: NodeId,
+    reason: Reason,
+) -> fmt::Result {
+    let node = model.node(id);
+    match reason {
+        Reason::Nothing => out.write_str("no value is allowed here"),
+        Reason::Type => {
+            out.write_str("must be ")?;
+            let mut first = true;
+            for ty in Type::ALL {
+                let allowed =
+                    node.types.has(ty) || (ty == Type::Null && node.nullable == Some(true));
+                if allowed && node.type_form != TypeForm::Absent {
+                    if !first {
+                        out.write_str(" or ")?;
+                    }
+                    first = false;
+                    out.write_str(article(ty))?;
+                }
+            }
+            Ok(())
+        }
+        Reason::Enum => {
+            out.write_str("must be one of ")?;
+            if let Some(run) = node.enumeration {
+                for (i, value) in model.values(run).iter().take(16).enumerate() {
+                    if i > 0 {
+                        out.write_str(", ")?;
+                    }
+                    value_text(out, model, value)?;
+                }
+            }
+            Ok(())
+        }
+        Reason::Const => {
+            out.write_str("must be ")?;
+            match node.constant {
+                Some(value) => value_text(out, model, &value),
+                None => Ok(()),
+            }
+        }
+        Reason::Range => {
+            out.write_str("must be")?;
+            let bounds = [
+                (" at least ", node.minimum),
+                (" more than ", node.exclusive_minimum),
+                (" at most ", node.maximum),
+                (" less than ", node.exclusive_maximum),
+            ];
+            let mut first = true;
+            for (words, bound) in bounds {
+                if let Some(bound) = bound {
+                    if !first {
+                        out.write_str(" and")?;
+                    }
+                    first = false;
+                    out.write_str(words)?;
+                    out.write_str(model.str(bound.text))?;
+                }
+            }
+            Ok(())
+        }
+        Reason::MultipleOf => match node.multiple_of {
+            Some(divisor) => write!(out, "must be a multiple of {}", model.str(divisor.text)),
+            None => Ok(()),
+        },
+        Reason::Length => counted(out, "character", node.min_length, node.max_length),
+        Reason::Pattern => match node.pattern {
+            Some(pattern) => write!(out, "must match the pattern \"{}\"", model.str(pattern)),
+            None => Ok(()),
+        },
+        Reason::Format => match node.format {
+            Some(format) => {
+                let name = model.str(format);
+                match StringFormat::from_name(name) {
+                    Some(format) => write!(out, "must be {}", format.expected()),
+                    None => write!(out, "must be a {name}"),
+                }
+            }
+            None => Ok(()),
+        },
+        Reason::Missing(name) => write!(out, "missing required property \"{}\"", model.str(name)),
+        Reason::Unknown => out.write_str("is not a property this object takes"),
+        Reason::Duplicate => out.write_str("is given more than once"),
+        Reason::Members => counted(out, "member", node.min_properties, node.max_properties),
+        Reason::Items => counted(out, "item", node.min_items, node.max_items),
+        Reason::Unique => out.write_str("must not hold the same item twice"),
+        Reason::NoBranch => out.write_str("fits none of the schema's alternatives"),
+        Reason::ManyBranches => out.write_str("fits more than one of the schema's alternatives"),
+        Reason::TooDeep => write!(out, "is nested deeper than {MAX_DEPTH} levels"),
+        Reason::TooComplex => out.write_str("is too complex to check against this schema"),
+    }
+}
+
+fn article(ty: Type) -> &'static str {
+    match ty {
+        Type::Object => "an object",
+        Type::Array => "an array",
+        Type::String => "a string",
+        Type::Integer => "an integer",
+        Type::Number => "a number",
+        Type::Boolean => "a boolean",
+        Type::Null => "null",
+    }
+}
+
+fn counted(
+    out: &mut impl fmt::Write,
+    what: &str,
+    min: Option<u64>,
+    max: Option<u64>,
+) -> fmt::Result {
+    match (min, max) {
+        (Some(min), Some(max)) => write!(out, "must have {min} to {max} {what}s"),
+        (Some(min), None) => write!(out, "must have at least {min} {what}{}", plural(min)),
+        (None, Some(max)) => write!(out, "must have at most {max} {what}{}", plural(max)),
+        (None, None) => Ok(()),
+    }
+}
+
+fn plural(count: u64) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn value_text(out: &mut impl fmt::Write, model: Model<'_>, value: &Scalar) -> fmt::Result {
+    match value {
+        Scalar::String(text) => write!(out, "\"{}\"", model.str(*text)),
+        Scalar::Number(number) => out.write_str(model.str(number.text)),
+        Scalar::Boolean(flag) => write!(out, "{flag}"),
+        Scalar::Null => out.write_str("null"),
+        Scalar::Json(text) => out.write_str(model.str(*text)),
+    }
+}
+
+impl<'a> Walk<'_, 'a> {
+    /// Notes a failure at the current path if it is the deepest yet.
+    #[cold]
+    fn fail(&mut self, depth: usize, node: NodeId, at: usize, reason: Reason) -> bool {
+        if self.failure.is_none_or(|failure| depth >= failure.depth) {
+            self.failure = Some(Failure {
+                steps: self.path,
+                depth,
+                node,
+                at,
+                reason,
+            });
+        }
+        false
+    }
+
+    /// The token that starts the value at `at`.
+    fn first(&self, at: usize) -> Option<(Token<'a>, Tokenizer<'a>)> {
+        let mut tokens = Tokenizer::new(self.text.get(at..)?);
+        let token = tokens.expect_token().ok()?;
+        Some((token, tokens))
+    }
+
+    /// Whether the value at `at` (a byte offset in the text) fits node `id`; `depth` is the
+    /// path's length.
+    fn fits(&mut self, id: NodeId, at: usize, depth: usize) -> bool {
+        if self.budget == 0 {
+            return self.fail(depth, id, at, Reason::TooComplex);
+        }
+        self.budget -= 1;
+        let node = self.model.node(id);
+        if let Some(flag) = node.boolean {
+            return flag || self.fail(depth, id, at, Reason::Nothing);
+        }
+        let Some((token, tokens)) = self.first(at) else {
+            return self.fail(depth, id, at, Reason::Type);
+        };
+        if !self.type_fits(node, token) {
+            return self.fail(depth, id, at, Reason::Type);
+        }
+        if let Some(run) = node.enumeration {
+            let values = self.model.values(run);
+            if !values.iter().any(|value| self.equals(token, at, value)) {
+                return self.fail(depth, id, at, Reason::Enum);
+            }
+        }
+        if let Some(value) = node.constant {
+            if !self.equals(token, at, &value) {
+                return self.fail(depth, id, at, Reason::Const);
+            }
+        }
+        if let Some((_, target)) = node.reference {
+            if !self.fits(target, at, depth) {
+                return false;
+            }
+        }
+        if let Some(run) = node.all_of {
+            for &branch in self.model.subschemas(run) {
+                if !self.fits(branch, at, depth) {
+                    return false;
+                }
+            }
+        }
+        if let Some(run) = node.any_of {
+            if self.branches(run, at, depth) == 0 {
+                return self.fail(depth, id, at, Reason::NoBranch);
+            }
+        }
+        if let Some(run) = node.one_of {
+            match self.branches(run, at, depth) {
+                1 => {}
+                0 => return self.fail(depth, id, at, Reason::NoBranch),
+                _ => return self.fail(depth, id, at, Reason::ManyBranches),
+            }
+        }
+        match token.kind {
+            Kind::String => self.string(node, id, at, token.raw, depth),
+            Kind::Number => self.number(node, id, at, token.raw, depth),
+            Kind::ObjectStart => self.object(node, id, at, tokens, depth),
+            Kind::ArrayStart => self.array(node, id, at, tokens, depth),
+            _ => true,
+        }
+    }
+
+    /// How many branches of `run` fit the value at `at`. A failure inside a branch stays
+    /// noted only when no branch fits, as the closest alternative (the deepest failure).
+    fn branches(&mut self, run: crate::schema::Run, at: usize, depth: usize) -> usize {
+        let before = self.failure;
+        let mut fitting = 0;
+        for &branch in self.model.subschemas(run) {
+            if self.fits(branch, at, depth) {
+                fitting += 1;
+            }
+        }
+        if fitting > 0 {
+            self.failure = before;
+        }
+        fitting
+    }
+
+    /// Whether the token's JSON type is one the node allows: its `type` (an integer is a
+    /// number with no fraction), and `null` under OpenAPI's `nullable`.
+    fn type_fits(&self, node: &Schema, token: Token<'_>) -> bool {
+        let types = node.types;
+        match token.kind {
+            Kind::ObjectStart => types.has(Type::Object),
+            Kind::ArrayStart => types.has(Type::Array),
+            Kind::String => types.has(Type::String),
+            Kind::True | Kind::False => types.has(Type::Boolean),
+            Kind::Null => types.has(Type::Null) || node.nullable == Some(true),
+            Kind::Number => {
+                types.has(Type::Number) || (types.has(Type::Integer) && is_integer(token.raw))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the value at `at` (starting with `token`) equals a catalog value, by JSON value.
+    fn equals(&self, token: Token<'_>, at: usize, value: &Scalar) -> bool {
+        match (value, token.kind) {
+            (Scalar::String(text), Kind::String) => literal_is(token.raw, self.model.str(*text)),
+            (Scalar::Number(number), Kind::Number) => {
+                same_value(token.raw, self.model.str(number.text).as_bytes())
+            }
+            (Scalar::Boolean(flag), Kind::True | Kind::False) => {
+                *flag == (token.kind == Kind::True)
+            }
+            (Scalar::Null, Kind::Null) => true,
+            (Scalar::Json(text), Kind::ObjectStart | Kind::ArrayStart) => {
+                same_json(&self.text[at..], self.model.str(*text).as_bytes())
+            }
+            _ => false,
+        }
+    }
+
+    fn string(
+        &mut self,
+        node: &Schema,
+        id: NodeId,
+        at: usize,
+        literal: &[u8],
+        depth: usize,
+    ) -> bool {
+        if node.min_length.is_some() || node.max_length.is_some() {
+            let mut length = 0u64;
+            decode(literal, |_| length += 1);
+            if node.min_length.is_some_and(|min| length < min)
+                || node.max_length.is_some_and(|max| length > max)
+            {
+                return self.fail(depth, id, at, Reason::Length);
+            }
+        }
+        if node.pattern.is_none() && node.format.is_none() {
+            return true;
+        }
+        with_text(literal, |text| {
+            if let Some(pattern) = node.pattern {
+                // Patterns were compiled once when the catalog was read; compiling again here
+                // cannot fail.
+                let matched = crate::regex::Regex::new(self.model.str(pattern))
+                    .is_ok_and(|regex| regex.is_match(text));
+                if !matched {
+                    return self.fail(depth, id, at, Reason::Pattern);
+                }
+            }
+            let asserted = node.format.filter(|_| self.formats);
+            if let Some(format) =
+                asserted.and_then(|name| StringFormat::from_name(self.model.str(name)))
+            {
+                if !format.accepts(text) {
+                    return self.fail(depth, id, at, Reason::Format);
+                }
+            }
+            true
+        })
+    }
+
+    fn number(
+        &mut self,
+        node: &Schema,
+        id: NodeId,
+        at: usize,
+        literal: &[u8],
+        depth: usize,
+    ) -> bool {
+        let bound = |number: Option<crate::schema::Number>, ok: fn(Ordering) -> bool| {
+            number.is_none_or(|bound| ok(compare(literal, self.model.str(bound.text).as_bytes())))
+        };
+        let within = bound(node.minimum, |o| o != Ordering::Less)
+            && bound(node.exclusive_minimum, |o| o == Ordering::Greater)
+            && bound(node.maximum, |o| o != Ordering::Greater)
+            && bound(node.exclusive_maximum, |o| o == Ordering::Less);
+        if !within {
+            return self.fail(depth, id, at, Reason::Range);
+        }
+        if let Some(divisor) = node.multiple_of {
+            let divides = Divisor::parse(self.model.str(divisor.text).as_bytes())
+                .is_ok_and(|divisor| divisor.divides(literal));
+            if !divides {
+                return self.fail(depth, id, at, Reason::MultipleOf);
+            }
+        }
+        true
+    }
+
+    fn object(
+        &mut self,
+        node: &Schema,
+        id: NodeId,
+        at: usize,
+        mut tokens: Tokenizer<'a>,
+        depth: usize,
+    ) -> bool {
+        let properties = self.model.properties(node);
+        // The project's policy: an object that declares its properties takes no others unless
+        // it says so.
+        let closed = node.additional.is_none() && (node.has_properties || Some(id) == self.root);
+        let mut members = 0u64;
+        let mut ok = true;
+        loop {
+            let Ok(key) = tokens.expect_token() else {
+                return self.fail(depth, id, at, Reason::Type);
+            };
+            if key.kind == Kind::ObjectEnd {
+                break;
+            }
+            let Ok(value) = tokens.expect_token() else {
+                return self.fail(depth, id, at, Reason::Type);
+            };
+            let value_at = at + value.at;
+            members += 1;
+            if depth + 1 >= MAX_DEPTH {
+                return self.fail(depth, id, at, Reason::TooDeep);
+            }
+            self.path[depth] = Step::Key(key.raw);
+            let property = properties
+                .iter()
+                .find(|property| literal_is(key.raw, self.model.str(property.name)));
+            if self.duplicate_key(at, key) {
+                ok = self.fail(depth + 1, id, value_at, Reason::Duplicate);
+            } else if let Some(property) = property {
+                let null_allowed =
+                    self.nullable_optionals && !property.required && value.kind == Kind::Null;
+                if !null_allowed && !self.fits(property.schema, value_at, depth + 1) {
+                    ok = false;
+                }
+            } else if closed {
+                ok = self.fail(depth + 1, id, value_at, Reason::Unknown);
+            } else if let Some(additional) = node.additional {
+                if !self.fits(additional, value_at, depth + 1) {
+                    ok = false;
+                }
+            }
+            if let Some(names) = node.property_names {
+                if !self.fits(names, at + key.at, depth + 1) {
+                    ok = false;
+                }
+            }
+            if tokens.skip_any_depth(value).is_err() {
+                return self.fail(depth, id, at, Reason::Type);
+            }
+        }
+        for property in properties.iter().filter(|property| property.required) {
+            if !self.has_key(at, self.model.str(property.name)) {
+                ok = self.fail(depth, id, at, Reason::Missing(property.name));
+            }
+        }
+        if node.min_properties.is_some_and(|min| members < min)
+            || node.max_properties.is_some_and(|max| members > max)
+        {
+            ok = self.fail(depth, id, at, Reason::Members);
+        }
+        ok
+    }
+
+    /// Whether the object at `at` has a member named `name`.
+    fn has_key(&self, at: usize, name: &str) -> bool {
+        self.keys(at, |key| literal_is(key.raw, name))
+    }
+
+    /// Whether a member before `key` in the object at `at` has the same name.
+    fn duplicate_key(&self, at: usize, key: Token<'_>) -> bool {
+        let mut earlier = false;
+        self.keys(at, |other| {
+            if at + other.at >= at + key.at {
+                return true;
+            }
+            if same_literal(other.raw, key.raw) {
+                earlier = true;
+                return true;
+            }
+            false
+        });
+        earlier
+    }
+
+    /// Calls `each` on the keys of the object at `at` until it says stop; whether it did.
+    fn keys(&self, at: usize, mut each: impl FnMut(Token<'_>) -> bool) -> bool {
+        let Some((_, mut tokens)) = self.first(at) else {
+            return false;
+        };
+        while let Ok(key) = tokens.expect_token() {
+            if key.kind != Kind::Key {
+                return false;
+            }
+            if each(key) {
+                return true;
+            }
+            let Ok(value) = tokens.expect_token() else {
+                return false;
+            };
+            if tokens.skip_any_depth(value).is_err() {
+                return false;
+            }
+        }
+        false
+    }
+
+    fn array(
+        &mut self,
+        node: &Schema,
+        id: NodeId,
+        at: usize,
+        mut tokens: Tokenizer<'a>,
+        depth: usize,
+    ) -> bool {
+        let prefix = node
+            .prefix_items
+            .map_or(&[][..], |(_, run)| self.model.subschemas(run));
+        let rest = node.items.or(node.additional_items);
+        let mut count = 0usize;
+        let mut ok = true;
+        loop {
+            let Ok(element) = tokens.expect_token() else {
+                return self.fail(depth, id, at, Reason::Type);
+            };
+            if element.kind == Kind::ArrayEnd {
+                break;
+            }
+            let element_at = at + element.at;
+            if depth + 1 >= MAX_DEPTH {
+                return self.fail(depth, id, at, Reason::TooDeep);
+            }
+            self.path[depth] = Step::Index(count);
+            let schema = prefix.get(count).copied().or(rest);
+            if let Some(schema) = schema {
+                if !self.fits(schema, element_at, depth + 1) {
+                    ok = false;
+                }
+            }
+            if node.unique_items == Some(true) && self.seen_before(at, element_at, count) {
+                ok = self.fail(depth + 1, id, element_at, Reason::Unique);
+            }
+            count += 1;
+            if tokens.skip_any_depth(element).is_err() {
+                return self.fail(depth, id, at, Reason::Type);
+            }
+        }
+        let count = count as u64;
+        if node.min_items.is_some_and(|min| count < min)
+            || node.max_items.is_some_and(|max| count > max)
+        {
+            ok = self.fail(depth, id, at, Reason::Items);
+        }
+        ok
+    }
+
+    /// Whether an element before the `index`th (at `element_at`) of the array at `at` equals it.
+    fn seen_before(&self, at: usize, element_at: usize, index: usize) -> bool {
+        let Some((_, mut tokens)) = self.first(at) else {
+            return false;
+        };
+        for _ in 0..index {
+            let Ok(earlier) = tokens.expect_token() else {
+                return false;
+            };
+            if same_json(&self.text[at + earlier.at..], &self.text[element_at..]) {
+                return true;
+            }
+            if tokens.skip_any_depth(earlier).is_err() {
+                return false;
+            }
+        }
+        false
+    }
+}
+
+/// Whether a number literal is an integer: no fraction, whatever its spelling (`1.0`, `1e2`).
+fn is_integer(literal: &[u8]) -> bool {
+    Divisor::parse(b"1").is_ok_and(|one| one.divides(literal))
+}
+
+/// Whether a string literal (quotes and escapes included) decodes to `want`.
+fn literal_is(literal: &[u8], want: &str) -> bool {
+    chars(literal).eq(want.chars())
+}
+
+/// Whether two string literals decode to the same text.
+fn same_literal(a: &[u8], b: &[u8]) -> bool {
+    a == b || chars(a).eq(chars(b))
+}
+
+/// The characters of a string literal from a valid document, decoded one by one (RFC 8259
+/// section 7: the two-character escapes, and `\uXXXX`, surrogate pairs joined).
+pub(crate) fn chars(literal: &[u8]) -> impl Iterator<Item = char> + '_ {
+    let inner = literal
+        .get(1..literal.len().saturating_sub(1))
+        .unwrap_or(b"");
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let rest = inner.get(at..)?;
+        let first = *rest.first()?;
+        if first != b'\\' {
+            // One UTF-8 sequence: its length from the lead byte.
+            let len = match first {
+                0x00..=0x7f => 1,
+                0xc0..=0xdf => 2,
+                0xe0..=0xef => 3,
+                _ => 4,
+            };
+            at += len;
+            return std::str::from_utf8(rest.get(..len)?).ok()?.chars().next();
+        }
+        let escape = *rest.get(1)?;
+        at += 2;
+        Some(match escape {
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let unit = |from: usize| {
+                    let digits = std::str::from_utf8(inner.get(from..from + 4)?).ok()?;
+                    u32::from_str_radix(digits, 16).ok()
+                };
+                let high = unit(at)?;
+                at += 4;
+                if (0xd800..0xdc00).contains(&high) && inner.get(at..at + 2) == Some(b"\\u") {
+                    if let Some(low) = unit(at + 2).filter(|low| (0xdc00..0xe000).contains(low)) {
+                        at += 6;
+                        let code = 0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00);
+                        return char::from_u32(code);
+                    }
+                }
+                char::from_u32(high).unwrap_or('\u{fffd}')
+            }
+            other => other as char,
+        })
+    })
+}
+
+/// Whether the JSON values that start `a` and `b` are equal: numbers by value, objects whatever
+/// their members' order.
+fn same_json(a: &[u8], b: &[u8]) -> bool {
+    let (mut left, mut right) = (Tokenizer::new(a), Tokenizer::new(b));
+    let (Ok(x), Ok(y)) = (left.expect_token(), right.expect_token()) else {
+        return false;
+    };
+    same_value_at(a, x, &mut left, b, y, &mut right).unwrap_or(false)
+}
+
+fn same_value_at(
+    a: &[u8],
+    x: Token<'_>,
+    left: &mut Tokenizer<'_>,
+    b: &[u8],
+    y: Token<'_>,
+    right: &mut Tokenizer<'_>,
+) -> Result<bool, Stop> {
+    Ok(match (x.kind, y.kind) {
+        (Kind::String, Kind::String) => same_literal(x.raw, y.raw),
+        (Kind::Number, Kind::Number) => same_value(x.raw, y.raw),
+        (Kind::ArrayStart, Kind::ArrayStart) => loop {
+            let (p, q) = (left.expect_token()?, right.expect_token()?);
+            match (p.kind, q.kind) {
+                (Kind::ArrayEnd, Kind::ArrayEnd) => break true,
+                (Kind::ArrayEnd, _) | (_, Kind::ArrayEnd) => break false,
+                _ => {
+                    if !same_value_at(a, p, left, b, q, right)? {
+                        break false;
+                    }
+                }
+            }
+        },
+        (Kind::ObjectStart, Kind::ObjectStart) => {
+            // Same count of members, and each of `a`'s found in `b` with an equal value.
+            let mut count = 0usize;
+            loop {
+                let key = left.expect_token()?;
+                if key.kind == Kind::ObjectEnd {
+                    break;
+                }
+                let value = left.expect_token()?;
+                count += 1;
+                let found = find_member(b, y.at, key.raw)
+                    .is_some_and(|at| same_json(&a[value.at..], &b[at..]));
+                if !found {
+                    return Ok(false);
+                }
+                left.skip_any_depth(value)?;
+            }
+            let mut other = 0usize;
+            loop {
+                let key = right.expect_token()?;
+                if key.kind == Kind::ObjectEnd {
+                    break;
+                }
+                let value = right.expect_token()?;
+                other += 1;
+                right.skip_any_depth(value)?;
+            }
+            count == other
+        }
+        (p, q) => p == q && matches!(p, Kind::True | Kind::False | Kind::Null),
+    })
+}
+
+/// Where the value of the member named like `key` sits in the object at `at` of `text`.
+fn find_member(text: &[u8], at: usize, key: &[u8]) -> Option<usize> {
+    let mut tokens = Tokenizer::new(&text[at..]);
+    tokens.expect_token().ok()?;
+    loop {
+        let other = tokens.expect_token().ok()?;
+        if other.kind != Kind::Key {
+            return None;
+        }
+        let value = tokens.expect_token().ok()?;
+        if same_literal(other.raw, key) {
+            return Some(at + value.at);
+        }
+        tokens.skip_any_depth(value).ok()?;
+    }
+}
+
+/// Runs `check` on a string literal's text, decoded: in place when it has no escapes, else
+/// through a buffer on the stack (a string is at most the request's size).
+fn with_text(literal: &[u8], check: impl FnOnce(&str) -> bool) -> bool {
+    let inner = literal
+        .get(1..literal.len().saturating_sub(1))
+        .unwrap_or(b"");
+    if !inner.contains(&b'\\') {
+        return std::str::from_utf8(inner).is_ok_and(check);
+    }
+    let mut buffer = [0u8; crate::error::MAX_INPUT];
+    let mut len = 0;
+    decode(literal, |c| {
+        let mut utf8 = [0; 4];
+        let bytes = c.encode_utf8(&mut utf8).as_bytes();
+        if let Some(room) = buffer.get_mut(len..len + bytes.len()) {
+            room.copy_from_slice(bytes);
+            len += bytes.len();
+        }
+    });
+    std::str::from_utf8(&buffer[..len]).is_ok_and(check)
+}
+
+/// The node that says what the parts of the value `text` are: `id`, or where its reference
+/// leads, or the first branch of its union that `text` fits (the value was checked already).
+pub(crate) fn resolve(model: Model<'_>, mut id: NodeId, text: &[u8]) -> NodeId {
+    for _ in 0..MAX_DEPTH {
+        let node = model.node(id);
+        let own = node.has_properties || node.items.is_some() || node.prefix_items.is_some();
+        if let (Some((_, target)), false) = (node.reference, own) {
+            id = target;
+            continue;
+        }
+        let union = node.any_of.or(node.one_of);
+        if let (Some(run), false) = (union, own) {
+            let fits = model
+                .subschemas(run)
+                .iter()
+                .find(|&&branch| check_with(model, branch, text, false, true, None).is_ok());
+            if let Some(&branch) = fits {
+                id = branch;
+                continue;
+            }
+        }
+        break;
+    }
+    id
+}
+
+/// The node of element `index` of an array of node `id`.
+pub(crate) fn item_node(model: Model<'_>, id: NodeId, index: usize) -> Option<NodeId> {
+    let node = model.node(id);
+    let prefix = node.prefix_items.map(|(_, run)| model.subschemas(run));
+    prefix
+        .and_then(|prefix| prefix.get(index).copied())
+        .or(node.items)
+        .or(node.additional_items)
+}
+
+/// The node of the member named by `key` (a literal) of an object of node `id`, and whether it
+/// is an optional declared property.
+pub(crate) fn member_node(model: Model<'_>, id: NodeId, key: &[u8]) -> (Option<NodeId>, bool) {
+    let node = model.node(id);
+    match model
+        .properties(node)
+        .iter()
+        .find(|property| literal_is(key, model.str(property.name)))
+    {
+        Some(property) => (Some(property.schema), !property.required),
+        None => (node.additional, false),
+    }
+}
+
+/// Whether node `id` takes `null` of its own accord.
+pub(crate) fn admits_null(model: Model<'_>, id: NodeId) -> bool {
+    check_with(model, id, b"null", false, true, None).is_ok()
+}
