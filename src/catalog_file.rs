@@ -979,14 +979,16 @@ impl SchemaReader<'_> {
                 ));
             };
             let resolved = self.resolve(target).ok_or_else(|| {
-                let expected = match self.defs_keyword {
-                    Some(keyword) => format!("\"#\" or \"#/{keyword}/NAME\" of this schema"),
-                    None => "\"#\": this schema has no \"$defs\"".into(),
+                let keyword = self.defs_keyword.unwrap_or("$defs");
+                let defs = match self.defs_keyword {
+                    Some(_) => "",
+                    None => " (this schema has no \"$defs\")",
                 };
                 (
                     at("$ref"),
                     format!(
-                        "{} does not resolve; a reference must be local, {expected}",
+                        "{} does not resolve{defs}; a reference must be local: \"#\" or \
+                         \"#/{keyword}/NAME\" of this schema",
                         quote(target)
                     ),
                 )
@@ -1220,7 +1222,6 @@ impl SchemaReader<'_> {
                 return Err((at, "the same value appears twice".into()));
             }
             seen.push(key);
-            self.totals.enum_values += 1;
             out.push(value);
         }
         let run = Run {
@@ -1246,7 +1247,7 @@ impl SchemaReader<'_> {
                 pointer.into(),
                 format!(
                     "must be {}, as the schema's type says; found {}",
-                    type_names(types),
+                    type_phrase(types),
                     describe(&node.value)
                 ),
             ));
@@ -1335,8 +1336,7 @@ impl SchemaReader<'_> {
                 ),
             ));
         }
-        // Enum values were counted as read; a definition used again counts again.
-        self.totals.enum_values += values.saturating_sub(self.totals.enum_values.min(values));
+        self.totals.enum_values += values;
         if self.totals.enum_values > MAX_ENUM_VALUES {
             return Err((
                 pointer.into(),
@@ -1466,6 +1466,24 @@ fn type_names(types: Types) -> String {
         .into_iter()
         .filter(|ty| types.has(*ty))
         .map(Type::as_str)
+        .collect();
+    names.join(" or ")
+}
+
+/// `a string`, `an integer or null`: a set of types as what a value must be.
+fn type_phrase(types: Types) -> String {
+    let names: Vec<&str> = Type::ALL
+        .into_iter()
+        .filter(|ty| types.has(*ty))
+        .map(|ty| match ty {
+            Type::Object => "an object",
+            Type::Array => "an array",
+            Type::String => "a string",
+            Type::Integer => "an integer",
+            Type::Number => "a number",
+            Type::Boolean => "a boolean",
+            Type::Null => "null",
+        })
         .collect();
     names.join(" or ")
 }
@@ -1673,14 +1691,13 @@ fn number(model: &mut OwnedModel, text: &str) -> Number {
 fn flat(model: Model<'_>, id: NodeId) -> bool {
     let node = model.node(id);
     let enum_fits = node.enumeration.is_none_or(|run| {
-        model
-            .values(run)
-            .iter()
-            .all(|value| match (node.ty, value) {
-                (Type::String, Scalar::String(_)) => true,
-                (Type::Integer | Type::Number, Scalar::Number(_)) => true,
-                _ => false,
-            })
+        model.values(run).iter().all(|value| {
+            matches!(
+                (node.ty, value),
+                (Type::String, Scalar::String(_))
+                    | (Type::Integer | Type::Number, Scalar::Number(_))
+            )
+        })
     });
     let closed_only = node
         .additional
@@ -1863,7 +1880,7 @@ fn node_expression(node: &Schema) -> String {
             format!("(DefsKeyword::{keyword:?}, {})", run(defs))
         }),
     );
-    field("properties", format!("{}", run(node.properties)));
+    field("properties", run(node.properties));
     field("has_properties", format!("{}", node.has_properties));
     field("has_required", format!("{}", node.has_required));
     field("additional", format!("{:?}", node.additional));

@@ -47,9 +47,7 @@ pub(crate) struct Path<'a> {
 /// Room for the deepest path: a step per nested container, and one for the value inside; for
 /// a catalog with a tool beyond the flat subset, whose schema may recurse, `validate.rs`'s
 /// deepest path and a property's name.
-const PATH_LEN: usize = if crate::catalog::ALL_FLAT {
-    MAX_NESTING + 1
-} else if MAX_NESTING + 1 > MAX_DEPTH + 1 {
+const PATH_LEN: usize = if crate::catalog::ALL_FLAT || MAX_NESTING > MAX_DEPTH {
     MAX_NESTING + 1
 } else {
     MAX_DEPTH + 1

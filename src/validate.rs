@@ -102,14 +102,15 @@ struct Walk<'m, 'a> {
     failure: Option<Failure<'a>>,
 }
 
-/// Whether the JSON document `text` fits node `id`; where it does not, the deepest failure.
+/// `None` when the JSON document `text` fits node `id`; where it does not, the deepest
+/// failure.
 /// `nullable_optionals`: an optional property may be `null` (OpenAI strict's declarations).
 pub(crate) fn check<'a>(
     model: Model<'_>,
     id: NodeId,
     text: &'a [u8],
     nullable_optionals: bool,
-) -> Result<(), Failure<'a>> {
+) -> Option<Failure<'a>> {
     check_with(model, id, text, nullable_optionals, true, Some(id))
 }
 
@@ -122,7 +123,7 @@ fn check_with<'a>(
     nullable_optionals: bool,
     formats: bool,
     root: Option<NodeId>,
-) -> Result<(), Failure<'a>> {
+) -> Option<Failure<'a>> {
     let mut walk = Walk {
         model,
         text,
@@ -135,9 +136,9 @@ fn check_with<'a>(
     };
     let start = crate::tokenizer::skip_whitespace(text, 0);
     if walk.fits(id, start, 0) {
-        return Ok(());
+        return None;
     }
-    Err(walk.failure.unwrap_or(Failure {
+    Some(walk.failure.unwrap_or(Failure {
         steps: [Step::Index(0); MAX_DEPTH],
         depth: 0,
         node: id,
@@ -152,7 +153,7 @@ fn check_with<'a>(
 /// own language accepts (pydantic's `time` without an offset), and a catalog should not fail
 /// to build over an annotation. check_call asserts it.
 pub fn first_problem(model: Model<'_>, id: NodeId, text: &[u8]) -> Option<String> {
-    let failure = check_with(model, id, text, false, false, None).err()?;
+    let failure = check_with(model, id, text, false, false, None)?;
     let mut out = String::new();
     let _ = describe(&mut out, model, &failure);
     Some(out)
@@ -900,7 +901,7 @@ pub(crate) fn resolve(model: Model<'_>, mut id: NodeId, text: &[u8]) -> NodeId {
             let fits = model
                 .subschemas(run)
                 .iter()
-                .find(|&&branch| check_with(model, branch, text, false, true, None).is_ok());
+                .find(|&&branch| check_with(model, branch, text, false, true, None).is_none());
             if let Some(&branch) = fits {
                 id = branch;
                 continue;
@@ -937,5 +938,5 @@ pub(crate) fn member_node(model: Model<'_>, id: NodeId, key: &[u8]) -> (Option<N
 
 /// Whether node `id` takes `null` of its own accord.
 pub(crate) fn admits_null(model: Model<'_>, id: NodeId) -> bool {
-    check_with(model, id, b"null", false, true, None).is_ok()
+    check_with(model, id, b"null", false, true, None).is_none()
 }

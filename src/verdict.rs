@@ -208,7 +208,7 @@ fn judge_any(
         return whole(out, parts, Whole::NotObject { found, holds_json });
     }
     match crate::validate::check(MODEL, tool.input, arguments, nullable_optionals) {
-        Ok(()) => {
+        None => {
             out.write_all(b"{\"arguments\":")?;
             canonical::any_value(
                 out,
@@ -221,7 +221,7 @@ fn judge_any(
             id_and_name(out, parts)?;
             out.write_all(b",\"ok\":true}\n")
         }
-        Err(failure) => {
+        Some(failure) => {
             let mut problems = Problems::new();
             problems.schema(&failure, arguments);
             invalid(out, parts, tool, &problems)

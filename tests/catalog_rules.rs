@@ -57,8 +57,8 @@ fn the_document() {
 fn the_tool_fields() {
     let t = r#""name":"t","description":"d","inputSchema":{"type":"object"}"#;
     assert_eq!(
-        refusal(&format!(r#"[{{{t},"title":"T"}}]"#)),
-        r#"tool "t": /title: "title" is not a field of a catalog tool; expected name, description, inputSchema, annotations"#
+        refusal(&format!(r#"[{{{t},"version":"1"}}]"#)),
+        r#"tool "t": /version: "version" is not a field of a catalog tool; expected name, title, description, inputSchema, outputSchema, annotations, icons, execution, _meta"#
     );
     assert_eq!(
         refusal(&format!(r#"[{{{t},"name":"u"}}]"#)),
@@ -97,6 +97,40 @@ fn the_tool_fields() {
         refusal(r#"[{"name":"t","description":"d"}]"#),
         r#"tool "t": "": missing "inputSchema"; every tool needs one"#
     );
+    // MCP's own fields (schema.ts, `Tool`): title, outputSchema, icons, execution and _meta.
+    assert_eq!(
+        refusal(&format!(r#"[{{{t},"title":1}}]"#)),
+        r#"tool "t": /title: must be a string, found a number"#
+    );
+    assert_eq!(
+        refusal(&format!(r#"[{{{t},"icons":{{}}}}]"#)),
+        r#"tool "t": /icons: must be an array, found an object"#
+    );
+    assert_eq!(
+        refusal(&format!(r#"[{{{t},"execution":[]}}]"#)),
+        r#"tool "t": /execution: must be an object, found an array"#
+    );
+    assert_eq!(
+        refusal(&format!(r#"[{{{t},"_meta":"x"}}]"#)),
+        r#"tool "t": /_meta: must be an object, found a string"#
+    );
+    assert_eq!(
+        refusal(&format!(
+            r#"[{{{t},"outputSchema":{{"type":"object","x":1}}}}]"#
+        )),
+        r#"tool "t": /outputSchema/x: keyword "x" is not supported (docs/catalogs.md lists those a catalog may use)"#
+    );
+    let model = accepted(&format!(
+        r#"[{{{t},"title":"T","icons":[{{"src":"data:,"}}],"execution":{{"taskSupport":"optional"}},"_meta":{{"b":1,"a":[true]}},"outputSchema":{{"type":"object","properties":{{"r":{{"type":"string"}}}}}}}}]"#
+    ));
+    let model = model.model();
+    let tool = &model.tools[0];
+    assert_eq!(tool.title.map(|t| model.str(t)), Some("T"));
+    assert_eq!(
+        tool.meta.map(|t| model.str(t)),
+        Some(r#"{"a":[true],"b":1}"#)
+    );
+    assert!(tool.output.is_some());
 }
 
 #[test]
@@ -122,8 +156,12 @@ fn the_annotations() {
         r#"tool "t": /annotations: must be an object, found an array"#
     );
     assert_eq!(
-        refusal(&format!(r#"[{{{t},"annotations":{{"title":"T"}}}}]"#)),
-        r#"tool "t": /annotations/title: "title" is not a hint this catalog keeps; expected readOnlyHint, destructiveHint, idempotentHint, openWorldHint"#
+        refusal(&format!(r#"[{{{t},"annotations":{{"hint":true}}}}]"#)),
+        r#"tool "t": /annotations/hint: "hint" is not a field of MCP's ToolAnnotations; expected title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint"#
+    );
+    assert_eq!(
+        refusal(&format!(r#"[{{{t},"annotations":{{"title":1}}}}]"#)),
+        r#"tool "t": /annotations/title: must be a string, found a number"#
     );
     assert_eq!(
         refusal(&format!(r#"[{{{t},"annotations":{{"readOnlyHint":1}}}}]"#)),
@@ -147,13 +185,16 @@ fn the_annotations() {
         (false, true, false, true)
     );
     let read_only = accepted(&format!(
-        r#"[{{{t},"annotations":{{"readOnlyHint":true}}}}]"#
-    ))
-    .tools
-    .remove(0);
+        r#"[{{{t},"annotations":{{"readOnlyHint":true,"title":"Read"}}}}]"#
+    ));
+    let tool = read_only.tools[0];
     assert_eq!(
-        (read_only.hints.read_only, read_only.hints.destructive),
+        (tool.hints.read_only, tool.hints.destructive),
         (true, false)
+    );
+    assert_eq!(
+        tool.annotations_title.map(|t| read_only.model().str(t)),
+        Some("Read")
     );
 }
 
@@ -164,31 +205,63 @@ fn types() {
         r#"tool "t": /inputSchema: a schema must be an object, found an array"#
     );
     assert_eq!(
-        refusal(&with_schema("{}")),
-        r#"tool "t": /inputSchema: missing "type"; give exactly one of object, array, string, integer, number, boolean"#
+        refusal(&with_schema("true")),
+        r#"tool "t": /inputSchema: a schema must be an object, found a boolean"#
     );
     assert_eq!(
         refusal(&with_schema(r#"{"type":"string"}"#)),
-        r#"tool "t": /inputSchema/type: the arguments must be an object, found "string""#
+        r#"tool "t": /inputSchema/type: the arguments must be an object: give "type": "object", or no type"#
     );
     assert_eq!(
-        refusal(&with_property(r#"{"type":["string","null"]}"#)),
-        r#"tool "t": /inputSchema/properties/p/type: a list of types is not supported; give exactly one of object, array, string, integer, number, boolean"#
+        refusal(&with_schema(r#"{"type":["object","null"]}"#)),
+        r#"tool "t": /inputSchema/type: the arguments must be an object: give "type": "object", or no type"#
     );
     assert_eq!(
-        refusal(&with_property(r#"{"type":"null"}"#)),
-        r#"tool "t": /inputSchema/properties/p/type: "null" is not a supported type; expected one of object, array, string, integer, number, boolean"#
+        refusal(&with_property(r#"{"type":"nil"}"#)),
+        r#"tool "t": /inputSchema/properties/p/type: "nil" is not a type; expected one of object, array, string, integer, number, boolean, null"#
     );
     assert_eq!(
         refusal(&with_property(r#"{"type":1}"#)),
-        r#"tool "t": /inputSchema/properties/p/type: must be a string, found a number"#
+        r#"tool "t": /inputSchema/properties/p/type: must be a type name, found a number"#
     );
+    assert_eq!(
+        refusal(&with_property(r#"{"type":[]}"#)),
+        r#"tool "t": /inputSchema/properties/p/type: must list at least one type"#
+    );
+    assert_eq!(
+        refusal(&with_property(r#"{"type":["string","string"]}"#)),
+        r#"tool "t": /inputSchema/properties/p/type/1: "string" appears twice"#
+    );
+    // A root without type (`{}` too) is an object with no declared properties; a list of types,
+    // `null` and boolean schemas are JSON Schema's.
+    accepted(&with_schema("{}"));
+    accepted(&with_property(r#"{"type":["string","null"]}"#));
+    accepted(&with_property(r#"{"type":"null"}"#));
+    accepted(&with_property(
+        r#"{"type":"array","items":false,"prefixItems":[true]}"#,
+    ));
+    accepted(&with_property(r#"{"type":"integer","nullable":true}"#));
+    // Numbers are kept as the catalog spelled them.
+    let catalog = accepted(&with_property(
+        r#"{"type":"number","minimum":-1.50,"default":1E2}"#,
+    ));
+    let model = catalog.model();
+    let property = model.properties(model.input(&model.tools[0]))[0];
+    let minimum = model.node(property.schema).minimum.expect("a minimum");
+    assert_eq!(model.str(minimum.text), "-1.50");
 }
 
 #[test]
 fn keywords_outside_the_subset_are_named() {
     for keyword in [
-        "anyOf", "oneOf", "allOf", "$ref", "const", "format", "pattern", "title", "not",
+        "not",
+        "if",
+        "then",
+        "else",
+        "patternProperties",
+        "contains",
+        "$id",
+        "x",
     ] {
         let message = refusal(&with_property(&format!(
             r#"{{"type":"string","{keyword}":"x"}}"#
@@ -196,10 +269,8 @@ fn keywords_outside_the_subset_are_named() {
         assert_eq!(
             message,
             format!(
-                "tool \"t\": /inputSchema/properties/p/{keyword}: keyword \"{keyword}\" is not supported; \
-                 the catalog's schema subset is type, description, properties, required, \
-                 additionalProperties, items, minItems, maxItems, enum, minLength, maxLength, \
-                 minimum, maximum, default, and $schema at the root"
+                "tool \"t\": /inputSchema/properties/p/{keyword}: keyword \"{keyword}\" is not \
+                 supported (docs/catalogs.md lists those a catalog may use)"
             )
         );
     }
@@ -210,32 +281,39 @@ fn keywords_outside_the_subset_are_named() {
         r#"tool "t": /inputSchema/properties/p/items: "items" applies to array schemas, not string"#
     );
     assert_eq!(
-        refusal(&with_property(r#"{"type":"integer","minLength":1}"#)),
-        r#"tool "t": /inputSchema/properties/p/minLength: "minLength" applies to string schemas, not integer"#
-    );
-    assert_eq!(
-        refusal(&with_property(r#"{"type":"boolean","enum":[true]}"#)),
-        r#"tool "t": /inputSchema/properties/p/enum: "enum" applies to string and integer and number schemas, not boolean"#
+        refusal(&with_property(
+            r#"{"type":["integer","null"],"minLength":1}"#
+        )),
+        r#"tool "t": /inputSchema/properties/p/minLength: "minLength" applies to string schemas, not integer or null"#
     );
     assert_eq!(
         refusal(&with_property(r#"{"type":"string","$schema":"x"}"#)),
-        r#"tool "t": /inputSchema/properties/p/$schema: only the root of inputSchema may have "$schema""#
+        r#"tool "t": /inputSchema/properties/p/$schema: only the root of a tool's schema may have "$schema""#
     );
     assert_eq!(
         refusal(&with_property(r#"{"type":"string","description":1}"#)),
         r#"tool "t": /inputSchema/properties/p/description: must be a string, found a number"#
     );
+    assert_eq!(
+        refusal(&with_property(r#"{"type":"string","deprecated":"yes"}"#)),
+        r#"tool "t": /inputSchema/properties/p/deprecated: must be a boolean, found a string"#
+    );
+    assert_eq!(
+        refusal(&with_property(r#"{"type":"string","examples":"a"}"#)),
+        r#"tool "t": /inputSchema/properties/p/examples: must be an array of values, found a string"#
+    );
     // A pointer escapes "~" and "/" (RFC 6901).
     assert_eq!(
         refusal(&with_property(r#"{"type":"string","a/b~":1}"#)),
-        "tool \"t\": /inputSchema/properties/p/a~1b~0: keyword \"a/b~\" is not supported; \
-         the catalog's schema subset is type, description, properties, required, \
-         additionalProperties, items, minItems, maxItems, enum, minLength, maxLength, minimum, \
-         maximum, default, and $schema at the root"
+        "tool \"t\": /inputSchema/properties/p/a~1b~0: keyword \"a/b~\" is not supported \
+         (docs/catalogs.md lists those a catalog may use)"
     );
-    // $schema at the root is accepted and left out of every output.
+    // Annotations, and a keyword of another type where no type is given, are accepted.
     accepted(&with_schema(
-        r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object"}"#,
+        r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","title":"T","$comment":"c"}"#,
+    ));
+    accepted(&with_property(
+        r#"{"title":"P","readOnly":true,"writeOnly":false,"deprecated":true,"examples":[1,"a"],"minLength":1,"format":"whatever"}"#,
     ));
 }
 
@@ -270,29 +348,31 @@ fn objects() {
         r#"tool "t": /inputSchema/required/1: "a" appears twice"#
     );
     assert_eq!(
-        refusal(&with_schema(
-            r#"{"type":"object","additionalProperties":true}"#
-        )),
-        r#"tool "t": /inputSchema/additionalProperties: only false is supported, found true: an open object can be neither declared strictly nor checked"#
-    );
-    assert_eq!(
-        refusal(&with_schema(
-            r#"{"type":"object","additionalProperties":{"type":"string"}}"#
-        )),
-        r#"tool "t": /inputSchema/additionalProperties: only false is supported, found an object: an open object can be neither declared strictly nor checked"#
-    );
-    assert_eq!(
-        refusal(&with_property(r#"{"type":"object","properties":{}}"#)),
-        r#"tool "t": /inputSchema/properties/p/properties: a nested object must have at least one property (or give none of properties, required and additionalProperties, for a free-form object)"#
-    );
-    assert_eq!(
         refusal(&with_property(
-            r#"{"type":"object","additionalProperties":false}"#
+            r#"{"type":"object","minProperties":2,"maxProperties":1}"#
         )),
-        r#"tool "t": /inputSchema/properties/p: a nested object must have at least one property (or give none of properties, required and additionalProperties, for a free-form object)"#
+        r#"tool "t": /inputSchema/properties/p/minProperties: 2 is more than maxProperties 1"#
     );
-    // A root without properties is a tool without arguments; a bare nested object is free-form.
-    accepted(&with_schema(r#"{"type":"object"}"#));
+    assert_eq!(
+        refusal(&with_property(r#"{"type":"object","$defs":{}}"#)),
+        r#"tool "t": /inputSchema/properties/p/$defs: only the root of a tool's schema may have "$defs""#
+    );
+    assert_eq!(
+        refusal(&with_schema(r#"{"$defs":{},"definitions":{}}"#)),
+        r#"tool "t": /inputSchema/definitions: give one of "$defs" and "definitions", not both"#
+    );
+    // Maps, free-form and empty objects, and names for keys.
+    accepted(&with_schema(
+        r#"{"type":"object","additionalProperties":true}"#,
+    ));
+    accepted(&with_property(
+        r#"{"type":"object","additionalProperties":{"type":"integer"},"propertyNames":{"pattern":"^[a-z]+$"}}"#,
+    ));
+    accepted(&with_property(r#"{"type":"object","properties":{}}"#));
+    accepted(&with_property(
+        r#"{"type":"object","additionalProperties":false}"#,
+    ));
+    accepted(&with_property(r#"{"type":"object","required":[]}"#));
     accepted(&with_property(
         r#"{"type":"object","description":"anything"}"#,
     ));
@@ -301,14 +381,16 @@ fn objects() {
 #[test]
 fn arrays_and_counts() {
     assert_eq!(
-        refusal(&with_property(r#"{"type":"array"}"#)),
-        r#"tool "t": /inputSchema/properties/p: an array schema needs "items", one schema for every element"#
+        refusal(&with_property(
+            r#"{"type":"array","items":[{"type":"string"}],"prefixItems":[]}"#
+        )),
+        r#"tool "t": /inputSchema/properties/p/items: a list of schemas here is draft-07's tuple; give it as "prefixItems" instead, beside a single-schema "items""#
     );
     assert_eq!(
         refusal(&with_property(
-            r#"{"type":"array","items":[{"type":"string"}]}"#
+            r#"{"type":"array","additionalItems":false}"#
         )),
-        r#"tool "t": /inputSchema/properties/p/items: must be one schema object; a list of schemas (a tuple) is not supported"#
+        r#"tool "t": /inputSchema/properties/p/additionalItems: "additionalItems" follows a tuple given as an "items" list (draft-07), and there is none; give "items" instead"#
     );
     for bad in ["-1", "1.5", "1e2", "\"2\""] {
         let found = if bad.starts_with('"') {
@@ -343,13 +425,25 @@ fn arrays_and_counts() {
         )),
         r#"tool "t": /inputSchema/properties/p/maxLength: 99999999999999999999 is too large for a count"#
     );
+    assert_eq!(
+        refusal(&with_property(r#"{"type":"array","uniqueItems":1}"#)),
+        r#"tool "t": /inputSchema/properties/p/uniqueItems: must be a boolean, found a number"#
+    );
+    // An array without items takes any elements; tuples both ways.
+    accepted(&with_property(r#"{"type":"array"}"#));
+    accepted(&with_property(
+        r#"{"type":"array","prefixItems":[{"type":"string"}],"items":{"type":"integer"}}"#,
+    ));
+    accepted(&with_property(
+        r#"{"type":"array","items":[{"type":"string"}],"additionalItems":false}"#,
+    ));
 }
 
 #[test]
 fn enums_bounds_and_defaults() {
     assert_eq!(
         refusal(&with_property(r#"{"type":"string","enum":[]}"#)),
-        r#"tool "t": /inputSchema/properties/p/enum: must list at least one value"#
+        r#"tool "t": /inputSchema/properties/p/enum: must list at least one value: an empty enum admits nothing"#
     );
     assert_eq!(
         refusal(&with_property(r#"{"type":"string","enum":["a",1]}"#)),
@@ -364,14 +458,40 @@ fn enums_bounds_and_defaults() {
         r#"tool "t": /inputSchema/properties/p/enum/1: the same value appears twice"#
     );
     assert_eq!(
+        refusal(&with_property(
+            r#"{"enum":[{"a":1,"b":[2]},{"b":[2.0],"a":1}]}"#
+        )),
+        r#"tool "t": /inputSchema/properties/p/enum/1: the same value appears twice"#
+    );
+    assert_eq!(
         refusal(&with_property(r#"{"type":"integer","enum":[0.5]}"#)),
-        r#"tool "t": /inputSchema/properties/p/enum/0: 0.5 is not an integer"#
+        r#"tool "t": /inputSchema/properties/p/enum/0: must be an integer, as the schema's type says; found a number"#
+    );
+    assert_eq!(
+        refusal(&with_property(r#"{"type":"string","const":1}"#)),
+        r#"tool "t": /inputSchema/properties/p/const: must be a string, as the schema's type says; found a number"#
+    );
+    assert_eq!(
+        refusal(&with_property(
+            r#"{"type":"string","maxLength":1,"const":"ab"}"#
+        )),
+        r#"tool "t": /inputSchema/properties/p/const: does not fit its own schema: must have at most 1 character"#
     );
     assert_eq!(
         refusal(&with_property(
             r#"{"type":"number","minimum":2,"maximum":1}"#
         )),
-        r#"tool "t": /inputSchema/properties/p/minimum: 2 is more than maximum 1"#
+        r#"tool "t": /inputSchema/properties/p/minimum: no number is within minimum and maximum: the range is empty"#
+    );
+    assert_eq!(
+        refusal(&with_property(
+            r#"{"type":"number","exclusiveMinimum":1,"maximum":1}"#
+        )),
+        r#"tool "t": /inputSchema/properties/p/exclusiveMinimum: no number is within exclusiveMinimum and maximum: the range is empty"#
+    );
+    assert_eq!(
+        refusal(&with_property(r#"{"type":"number","multipleOf":0}"#)),
+        r#"tool "t": /inputSchema/properties/p/multipleOf: must be more than 0, as JSON Schema requires"#
     );
     assert_eq!(
         refusal(&with_property(r#"{"type":"number","maximum":1e400}"#)),
@@ -381,50 +501,64 @@ fn enums_bounds_and_defaults() {
         refusal(&with_property(r#"{"type":"integer","minimum":"1"}"#)),
         r#"tool "t": /inputSchema/properties/p/minimum: must be a number, found a string"#
     );
+    // A default, an example, a const and every enum value must fit the node.
     assert_eq!(
         refusal(&with_property(r#"{"type":"integer","default":"5"}"#)),
-        r#"tool "t": /inputSchema/properties/p/default: must be an integer, as the schema's type says; found a string"#
+        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: must be an integer"#
     );
     assert_eq!(
         refusal(&with_property(r#"{"type":"integer","default":1.5}"#)),
-        r#"tool "t": /inputSchema/properties/p/default: 1.5 is not an integer"#
+        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: must be an integer"#
     );
     assert_eq!(
         refusal(&with_property(
             r#"{"type":"integer","minimum":1,"default":0}"#
         )),
-        r#"tool "t": /inputSchema/properties/p/default: 0 is outside minimum/maximum"#
+        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: must be at least 1"#
     );
     assert_eq!(
         refusal(&with_property(
             r#"{"type":"string","enum":["a"],"default":"b"}"#
         )),
-        r#"tool "t": /inputSchema/properties/p/default: not one of the enum's values"#
+        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: must be one of "a""#
     );
     assert_eq!(
         refusal(&with_property(
             r#"{"type":"string","maxLength":1,"default":"éé"}"#
         )),
-        r#"tool "t": /inputSchema/properties/p/default: "éé" has 2 characters, outside minLength/maxLength"#
-    );
-    assert_eq!(
-        refusal(&with_property(r#"{"type":"boolean","default":null}"#)),
-        r#"tool "t": /inputSchema/properties/p/default: must be a boolean, as the schema's type says; found null"#
+        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: must have at most 1 character"#
     );
     assert_eq!(
         refusal(&with_property(
-            r#"{"type":"array","items":{"type":"string"},"default":[]}"#
+            r#"{"type":"string","pattern":"^a","examples":["ab","b"]}"#
         )),
-        r#"tool "t": /inputSchema/properties/p/default: "default" applies to string, integer, number and boolean schemas, not array"#
+        r#"tool "t": /inputSchema/properties/p/examples/1: does not fit its own schema: must match the pattern "^a""#
     );
-    // Numbers are kept as the catalog spelled them.
-    let catalog = accepted(&with_property(
-        r#"{"type":"number","minimum":-1.50,"default":1E2}"#,
+    assert_eq!(
+        refusal(&with_property(
+            r#"{"type":"array","items":{"type":"string"},"default":[1]}"#
+        )),
+        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: at /0: must be a string"#
+    );
+    assert_eq!(
+        refusal(&with_property(
+            r#"{"type":"number","multipleOf":0.1,"default":0.35}"#
+        )),
+        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: must be a multiple of 0.1"#
+    );
+    // `format` is an annotation for the catalog's own values (JSON Schema 2020-12's default):
+    // generators write defaults their language accepts, such as pydantic's time without an
+    // offset. check_call asserts it on calls.
+    accepted(&with_property(
+        r#"{"type":"string","format":"time","default":"09:00:00"}"#,
     ));
-    let model = catalog.model();
-    let property = model.properties(model.input(&model.tools[0]))[0];
-    let minimum = model.node(property.schema).minimum.expect("a minimum");
-    assert_eq!(model.str(minimum.text), "-1.50");
+    accepted(&with_property(
+        r#"{"type":"number","multipleOf":0.1,"default":0.3}"#,
+    ));
+    accepted(&with_property(
+        r#"{"type":["string","null"],"default":null}"#,
+    ));
+    accepted(&with_property(r#"{"type":"boolean","enum":[true]}"#));
 }
 
 #[test]
@@ -436,11 +570,23 @@ fn openai_strict_limits_apply_to_the_whole_catalog() {
     }
     accepted(&with_property(&schema));
     let deeper = format!(r#"{{"type":"object","properties":{{"a":{schema}}}}}"#);
-    let message = refusal(&with_property(&deeper));
-    assert!(
-        message.ends_with(": 11 levels of object nesting; OpenAI strict allows at most 10"),
-        "{message}"
+    assert_eq!(
+        refusal(&with_property(&deeper)),
+        r#"tool "t": /inputSchema: 11 levels of object nesting; OpenAI strict allows at most 10"#
     );
+    // What a reference expands to counts where it is used: a definition of 10 levels, used by
+    // a property of the root, makes 11.
+    let defs = format!(
+        r##"{{"type":"object","$defs":{{"d":{deeper}}},"properties":{{"p":{{"$ref":"#/$defs/d"}}}}}}"##
+    );
+    assert_eq!(
+        refusal(&with_schema(&defs)),
+        r#"tool "t": /inputSchema: 11 levels of object nesting; OpenAI strict allows at most 10"#
+    );
+    // A recursive reference is not expanded.
+    accepted(&with_schema(
+        r##"{"type":"object","$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"}}}},"properties":{"p":{"$ref":"#/$defs/n"}}}"##,
+    ));
     // 5,000 properties across all tools.
     let tool = |n: usize, count: usize| {
         let properties: Vec<String> = (0..count)
@@ -454,7 +600,7 @@ fn openai_strict_limits_apply_to_the_whole_catalog() {
     accepted(&format!("[{},{}]", tool(0, 2500), tool(1, 2500)));
     assert_eq!(
         refusal(&format!("[{},{}]", tool(0, 2500), tool(1, 2501))),
-        r#"tool "t1": /inputSchema/properties/p2500: property 5001 of the catalog; OpenAI strict allows at most 5000 in all"#
+        r#"tool "t1": /inputSchema: 5001 object properties in the catalog so far; OpenAI strict allows at most 5000 in all"#
     );
     // 1,000 enum values across all tools.
     let values: Vec<String> = (0..1000).map(|i| format!(r#""v{i}""#)).collect();
@@ -466,7 +612,7 @@ fn openai_strict_limits_apply_to_the_whole_catalog() {
         refusal(&with_schema(&format!(
             r#"{{"type":"object","properties":{{"a":{{"type":"string","enum":[{values}]}},"b":{{"type":"string","enum":["x"]}}}}}}"#
         ))),
-        r#"tool "t": /inputSchema/properties/b/enum/0: enum value 1001 of the catalog; OpenAI strict allows at most 1000 in all"#
+        r#"tool "t": /inputSchema: 1001 enum values in the catalog so far; OpenAI strict allows at most 1000 in all"#
     );
 }
 
@@ -484,7 +630,7 @@ fn messages_stay_on_one_line() {
     );
     assert_eq!(
         message,
-        r#"tool "t": /annotati\u000as: "annotati\u000as" is not a field of a catalog tool; expected name, description, inputSchema, annotations"#
+        r#"tool "t": /annotati\u000as: "annotati\u000as" is not a field of a catalog tool; expected name, title, description, inputSchema, outputSchema, annotations, icons, execution, _meta"#
     );
 }
 

@@ -67,10 +67,10 @@ pub fn call_cases(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// A catalog file for each structural rule the model relies on (these were once checked a
-/// second time by a `const` block in `src/catalog.rs`, which failed with the compiler's
-/// multi-line E0080; the reader is now their only home), with the rule and the one line the
-/// reader refuses the file with. `LONG_DESCRIPTION` stands for a catalog whose one description
+/// A catalog file for each structural rule the model relies on (the first of these were once
+/// checked a second time by a `const` block in `src/catalog.rs`, which failed with the
+/// compiler's multi-line E0080; the reader is now their only home), with the rule and the one
+/// line the reader refuses the file with. `LONG_DESCRIPTION` stands for a catalog whose one description
 /// is 1,025 bytes: see [`structural_rule_catalog`].
 pub const STRUCTURAL_RULES: [(&str, &str, &str); 14] = [
     (
@@ -96,7 +96,7 @@ pub const STRUCTURAL_RULES: [(&str, &str, &str); 14] = [
     (
         "a tool's arguments must be an object",
         r#"[{"name":"t","description":"d","inputSchema":{"type":"string"}}]"#,
-        r#"tool "t": /inputSchema/type: the arguments must be an object, found "string""#,
+        r#"tool "t": /inputSchema/type: the arguments must be an object: give "type": "object", or no type"#,
     ),
     (
         "tool name used twice",
@@ -109,24 +109,24 @@ pub const STRUCTURAL_RULES: [(&str, &str, &str); 14] = [
         r#"tool "t": /inputSchema/properties/p/properties: "properties" applies to object schemas, not string"#,
     ),
     (
-        "a nested object must have at least one property, or be free-form",
-        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"o":{"type":"object","properties":{}}}}}]"#,
-        r#"tool "t": /inputSchema/properties/o/properties: a nested object must have at least one property (or give none of properties, required and additionalProperties, for a free-form object)"#,
+        "a reference resolves, within the schema",
+        r##"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"o":{"$ref":"#/$defs/o"}}}}]"##,
+        r##"tool "t": /inputSchema/properties/o/$ref: "#/$defs/o" does not resolve (this schema has no "$defs"); a reference must be local: "#" or "#/$defs/NAME" of this schema"##,
     ),
     (
-        "a nested object must have at least one property, or be free-form",
-        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"o":{"type":"object","additionalProperties":false}}}}]"#,
-        r#"tool "t": /inputSchema/properties/o: a nested object must have at least one property (or give none of properties, required and additionalProperties, for a free-form object)"#,
+        "a reference cycle steps into a value",
+        r##"[{"name":"t","description":"d","inputSchema":{"type":"object","$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}]}},"properties":{"o":{"$ref":"#/$defs/a"}}}}]"##,
+        r#"tool "t": /inputSchema/$defs/a/allOf/0: this reference leads back to itself without stepping into a property or an item: no value could end it"#,
     ),
     (
-        "a nested object must have at least one property, or be free-form",
-        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"o":{"type":"object","required":[]}}}}]"#,
-        r#"tool "t": /inputSchema/properties/o: a nested object must have at least one property (or give none of properties, required and additionalProperties, for a free-form object)"#,
+        "a default fits its own schema",
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"integer"}},"default":{"a":"1"}}}}}]"#,
+        r#"tool "t": /inputSchema/properties/o/default: does not fit its own schema: at /a: must be an integer"#,
     ),
     (
-        "an array, and only an array, has items",
-        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"a":{"type":"array"}}}}]"#,
-        r#"tool "t": /inputSchema/properties/a: an array schema needs "items", one schema for every element"#,
+        "a pattern is one the checker can match, in linear time",
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"s":{"type":"string","pattern":"(a)\\1"}}}}]"#,
+        r#"tool "t": /inputSchema/properties/s/pattern: "(a)\\1" is not a pattern this checker can match: at character 3: backreference \1 is not supported: matching in linear time rules out backreferences"#,
     ),
     (
         "an array, and only an array, has items",
