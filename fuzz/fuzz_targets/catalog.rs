@@ -4,7 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_schema::catalog_file::{model, read, rust_tables, NodeSpec, MAX_DESCRIPTION};
+use tool_schema::catalog_file::{read, rust_tables, MAX_DESCRIPTION};
+use tool_schema::schema::{Model, Type};
 
 fuzz_target!(|data: &[u8]| {
     match read(data) {
@@ -21,31 +22,42 @@ fuzz_target!(|data: &[u8]| {
             );
         }
         Ok(catalog) => {
-            assert!(!catalog.tools.is_empty());
-            for (i, tool) in catalog.tools.iter().enumerate() {
-                assert!(tool.description.len() <= MAX_DESCRIPTION);
-                assert!(!(tool.read_only && tool.destructive));
-                assert!(catalog.tools[..i].iter().all(|t| t.name != tool.name));
-                assert_eq!(tool.input.ty, "object");
-                check(&tool.input);
+            let model = catalog.model();
+            assert!(!model.tools.is_empty());
+            for (i, tool) in model.tools.iter().enumerate() {
+                assert!(model.str(tool.description).len() <= MAX_DESCRIPTION);
+                assert!(!(tool.hints.read_only && tool.hints.destructive));
+                assert!((0..i).all(|t| model.name(t) != model.name(i)));
+                assert!(model.input(tool).types.has(Type::Object));
             }
-            let tables = rust_tables(&model(&catalog), "fuzz");
+            for node in 0..model.nodes.len() {
+                check(model, node);
+            }
+            let tables = rust_tables(&catalog, "fuzz");
             assert!(tables.starts_with("// Generated"));
         }
     }
 });
 
-/// Properties sorted and unique, required ones among them, arrays with items.
-fn check(node: &NodeSpec) {
-    assert!(node
-        .properties
+/// Properties sorted and unique, required ones among them, every index in its table.
+fn check(model: Model<'_>, node: usize) {
+    let node = &model.nodes[node];
+    let properties = model.properties(node);
+    assert!(properties
         .windows(2)
-        .all(|pair| pair[0].0.as_bytes() < pair[1].0.as_bytes()));
-    assert_eq!(node.ty == "array", node.items.is_some());
-    for (_, _, schema) in &node.properties {
-        check(schema);
+        .all(|pair| model.str(pair[0].name).as_bytes() < model.str(pair[1].name).as_bytes()));
+    for property in properties {
+        assert!((property.schema as usize) < model.nodes.len());
     }
-    if let Some(items) = &node.items {
-        check(items);
+    for child in [
+        node.items,
+        node.additional,
+        node.additional_items,
+        node.property_names,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        assert!((child as usize) < model.nodes.len());
     }
 }

@@ -237,6 +237,8 @@ fn scalar(value: &Scalar) -> Value {
             value
         }
         Scalar::Boolean(flag) => json!(flag),
+        Scalar::Null => Value::Null,
+        Scalar::Json(text) => serde_json::from_str(MODEL.str(text)).expect("canonical JSON"),
     }
 }
 
@@ -273,7 +275,7 @@ fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
     }
     if schema.ty == Type::Object {
         let props = MODEL.properties(schema);
-        if !props.is_empty() || place == Place::Root || openai || anthropic {
+        if schema.has_properties || place == Place::Root || openai || anthropic {
             let mut map = Map::new();
             for p in props {
                 let place = if p.required {
@@ -302,7 +304,9 @@ fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
             out.insert("required".into(), json!(required));
         }
         let closed = match rules {
-            Rules::Plain => schema.closed,
+            Rules::Plain => schema
+                .additional
+                .is_some_and(|extra| MODEL.node(extra).boolean == Some(false)),
             Rules::Gemini => false,
             Rules::AnthropicStrict | Rules::OpenAiStrict => true,
         };
