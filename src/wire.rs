@@ -826,15 +826,26 @@ impl Writer<'_> {
             count(&mut members, "maxProperties", node.max_properties);
         }
 
-        // Arrays.
+        // Arrays. Gemini's schema has no tuple: its elements' schemas are dropped (check_call
+        // still applies them), and with them a boolean `items` that only closes the tuple.
+        let tuple_dropped = gemini && node.prefix_items.is_some();
         if let Some(items) = node.items {
-            let mut value = Json::default();
-            self.node(&mut value, items, Place::Inside)?;
-            members.push(("items", value.bytes));
+            if !(tuple_dropped && model.node(items).boolean.is_some()) {
+                let mut value = Json::default();
+                self.node(&mut value, items, Place::Inside)?;
+                members.push(("items", value.bytes));
+            }
         }
-        if let Some((form, run)) = node.prefix_items {
+        if let Some((form, run)) = node.prefix_items.filter(|_| !tuple_dropped) {
             if !(mcp || plain) {
-                return Err("a tuple (prefixItems), which this shape does not document".into());
+                return Err(format!(
+                    "a tuple (prefixItems), which {} does not document",
+                    if openai {
+                        "OpenAI's strict mode"
+                    } else {
+                        "Anthropic's strict mode"
+                    }
+                ));
             }
             let key = match form {
                 TupleForm::PrefixItems => "prefixItems",
@@ -842,7 +853,7 @@ impl Writer<'_> {
             };
             self.list(&mut members, key, model.subschemas(run))?;
         }
-        if let Some(extra) = node.additional_items {
+        if let Some(extra) = node.additional_items.filter(|_| !tuple_dropped) {
             let mut value = Json::default();
             self.node(&mut value, extra, Place::Inside)?;
             members.push(("additionalItems", value.bytes));

@@ -424,3 +424,65 @@ fn check_call_over_a_catalog_of_bounds_matches_its_golden_files() {
     }
     assert_eq!(checked, common::BOUNDS_CALLS);
 }
+
+/// The catalogs that pydantic, zod and six published MCP servers write (`tests/catalogs/`,
+/// each made by the real tool): each builds, its `mcp` tool list builds again into a binary
+/// that gives every answer of the first, byte for byte, and every tool is declared in the
+/// shapes that can express it. Which shapes cannot is asserted per catalog, with its reason, so
+/// that neither build can pass by refusing alike.
+#[test]
+fn framework_catalogs_build_and_their_mcp_list_gives_the_same_bytes() {
+    let root = Path::new(MANIFEST).join("tests/catalogs");
+    // Each catalog, and how many of its answers (every tool and the list, in 8 shapes) are
+    // `unsupported`: tuples, maps and recursion under the strict modes, recursion in Gemini's,
+    // and Anthropic strict's 24 optional properties a list.
+    let catalogs = [
+        ("pydantic/catalog.json", 12),
+        ("zod/catalog.json", 12),
+        ("zod/catalog-direct.json", 12),
+        ("mcp-servers/mcp-server-fetch.json", 0),
+        ("mcp-servers/mcp-server-git.json", 0),
+        ("mcp-servers/mcp-server-time.json", 0),
+        ("mcp-servers/server-everything.json", 0),
+        ("mcp-servers/server-filesystem.json", 0),
+        ("mcp-servers/server-memory.json", 0),
+    ];
+    for (i, (catalog, unsupported)) in catalogs.into_iter().enumerate() {
+        let path = root.join(catalog);
+        let tools = names(&path);
+        let name = format!("framework-{i}");
+        let first = binary(&path, &name);
+        let answers = every_answer(&first, &tools);
+        let mut refused = Vec::new();
+        for (request, (status, stdout, stderr)) in &answers {
+            if *status == Some(0) {
+                assert!(
+                    stdout.ends_with(b"\n") && stderr.is_empty(),
+                    "{catalog}: {request}"
+                );
+                continue;
+            }
+            let line = String::from_utf8_lossy(stderr);
+            assert!(
+                stdout.is_empty() && line.contains("unsupported"),
+                "{catalog}: {request}: {line}"
+            );
+            assert!(
+                !request.contains("\"format\":\"mcp\""),
+                "{catalog}: the mcp shape writes every tool: {line}"
+            );
+            refused.push(format!("{request} {line}"));
+        }
+        assert_eq!(refused.len(), unsupported, "{catalog}: {refused:#?}");
+        let list = ask(&first, r#"{"op":"tool_list","format":"mcp"}"#);
+        let again =
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-mcp-list.json"));
+        std::fs::write(&again, &list).unwrap();
+        let second = binary(&again, &format!("{name}-again"));
+        for ((request, a), (_, b)) in answers.iter().zip(&every_answer(&second, &tools)) {
+            assert_eq!(a.0, b.0, "{catalog}: exit status of {request}");
+            common::assert_same_bytes(&b.1, &a.1, &format!("{catalog}: stdout of {request}"));
+            common::assert_same_bytes(&b.2, &a.2, &format!("{catalog}: stderr of {request}"));
+        }
+    }
+}
