@@ -500,7 +500,7 @@ pub(crate) fn property_index(schema: &Schema, key: &[u8]) -> Option<usize> {
     if !inner.contains(&b'\\') {
         return MODEL
             .properties(schema)
-            .binary_search_by(|property| MODEL.str(property.name).as_bytes().cmp(inner))
+            .binary_search_by(|property| MODEL.bytes(property.name).cmp(inner))
             .ok();
     }
     MODEL

@@ -399,7 +399,7 @@ fn read_compact(
             // wait for a scan of it (perf: each scan's result fed the next load).
             let properties = MODEL.properties(root);
             let (index, value_at) = properties.iter().enumerate().find_map(|(i, p)| {
-                let name = MODEL.str(p.name).as_bytes();
+                let name = MODEL.bytes(p.name);
                 let key_end = key_start + name.len();
                 let value_at = key_end + 3;
                 let key = text.get(key_start..key_end)?;
@@ -531,12 +531,12 @@ fn tool_named_at(input: &[u8], at: usize) -> Option<(usize, usize)> {
 }
 
 /// The property of a flat object that `key` (plain ASCII) names.
-#[inline]
+#[inline(always)]
 fn property_index(object: &Schema, key: &[u8]) -> Option<usize> {
     MODEL
         .properties(object)
         .iter()
-        .position(|property| same(MODEL.str(property.name).as_bytes(), key))
+        .position(|property| same(MODEL.bytes(property.name), key))
 }
 
 /// A string literal of plain ASCII at `at` (no escapes): the literal, quotes included, and the

@@ -67,6 +67,17 @@ impl<'a> Model<'a> {
             .unwrap_or("")
     }
 
+    /// The bytes that `text` spans: [`Model::str`] without the check that it starts and ends on
+    /// a character's boundary, for comparing names on the call path.
+    #[inline(always)]
+    pub fn bytes(self, text: Text) -> &'a [u8] {
+        let start = text.start as usize;
+        self.text
+            .as_bytes()
+            .get(start..start + text.len as usize)
+            .unwrap_or(b"")
+    }
+
     /// The node with index `id`.
     #[inline]
     pub fn node(self, id: NodeId) -> &'a Schema {
