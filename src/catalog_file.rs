@@ -601,7 +601,7 @@ const TYPES: &str = "object, array, string, integer, number, boolean, null";
 
 /// Every keyword a schema may have, and the types it applies to (empty: any node). A keyword
 /// whose node gives `type` without any of them is refused, since it could never apply.
-const KEYWORDS: [(&str, &[Type]); 43] = [
+const KEYWORDS: [(&str, &[Type]); 41] = [
     ("type", &[]),
     ("title", &[]),
     ("description", &[]),
@@ -643,9 +643,6 @@ const KEYWORDS: [(&str, &[Type]); 43] = [
     ("exclusiveMinimum", &[Type::Integer, Type::Number]),
     ("exclusiveMaximum", &[Type::Integer, Type::Number]),
     ("multipleOf", &[Type::Integer, Type::Number]),
-    // Accepted for what generators write beside `enum` and nowhere else: see `read_node`.
-    ("enumNames", &[]),
-    ("x-enumNames", &[]),
 ];
 
 /// Reads one tool's `inputSchema` (or `outputSchema`) into `model`: its definitions first, so
@@ -880,15 +877,6 @@ impl SchemaReader<'_> {
             return Err((
                 at("$schema"),
                 "only the root of a tool's schema may have \"$schema\"".into(),
-            ));
-        }
-        if (field("enumNames").is_some() || field("x-enumNames").is_some())
-            && field("enum").is_none()
-        {
-            return Err((
-                pointer.into(),
-                "\"enumNames\" labels the values of an \"enum\" beside it, and there is none"
-                    .into(),
             ));
         }
 
