@@ -65,7 +65,8 @@ fn write_value(
         }
         Kind::ObjectStart if schema.ty == Type::Object && !schema.has_properties => {
             // A free-form object: its members as they are, in canonical order.
-            any_value(out, MODEL, None, arguments, at, false)
+            // No node below a free-form object: nothing is matched.
+            any_value(out, MODEL, &|_, _| true, None, arguments, at, false)
         }
         Kind::ObjectStart if schema.ty == Type::Object => {
             let mut members = 0;
@@ -241,12 +242,13 @@ impl std::fmt::Write for Text {
 pub(crate) fn any_value(
     out: &mut impl Write,
     model: crate::schema::Model<'_>,
+    patterns: crate::validate::Matcher<'_>,
     id: Option<crate::schema::NodeId>,
     arguments: &[u8],
     at: usize,
     nullable_optionals: bool,
 ) -> io::Result<()> {
-    let id = id.map(|id| crate::validate::resolve(model, id, &arguments[at..]));
+    let id = id.map(|id| crate::validate::resolve(model, patterns, id, &arguments[at..]));
     let mut tokens = Tokenizer::new(&arguments[at..]);
     let first = tokens.expect_token().map_err(|Stop| unexpected())?;
     match first.kind {
@@ -268,6 +270,7 @@ pub(crate) fn any_value(
                 any_value(
                     out,
                     model,
+                    patterns,
                     node,
                     arguments,
                     at + item.at,
@@ -314,7 +317,7 @@ pub(crate) fn any_value(
                 if is_null
                     && optional
                     && nullable_optionals
-                    && !node.is_some_and(|node| crate::validate::admits_null(model, node))
+                    && !node.is_some_and(|node| crate::validate::admits_null(model, patterns, node))
                 {
                     continue;
                 }
@@ -323,7 +326,15 @@ pub(crate) fn any_value(
                 }
                 string(out, key)?;
                 out.write_all(b":")?;
-                any_value(out, model, node, arguments, value_at, nullable_optionals)?;
+                any_value(
+                    out,
+                    model,
+                    patterns,
+                    node,
+                    arguments,
+                    value_at,
+                    nullable_optionals,
+                )?;
                 written += 1;
             }
             out.write_all(b"}")

@@ -88,8 +88,22 @@ pub(crate) enum Step<'a> {
     Index(usize),
 }
 
-struct Walk<'m, 'a> {
+/// How a `pattern` (a span of the model's text) is matched against a string: whoever owns the
+/// model compiles its patterns once and answers here, so a call allocates nothing.
+pub(crate) type Matcher<'p> = &'p dyn Fn(Text, &str) -> bool;
+
+/// A [`Matcher`] that compiles the pattern on each use: for the catalog reader's own values,
+/// where allocating is free.
+fn compile_each_time(model: Model<'_>) -> impl Fn(Text, &str) -> bool + '_ {
+    move |pattern, text| {
+        crate::regex::Regex::new(model.str(pattern)).is_ok_and(|regex| regex.is_match(text))
+    }
+}
+
+struct Walk<'m, 'a, 'p> {
     model: Model<'m>,
+    /// Matches `pattern`.
+    patterns: Matcher<'p>,
     text: &'a [u8],
     nullable_optionals: bool,
     /// Whether `format` is asserted (check_call) or only an annotation (the catalog's values).
@@ -107,17 +121,27 @@ struct Walk<'m, 'a> {
 /// `nullable_optionals`: an optional property may be `null` (OpenAI strict's declarations).
 pub(crate) fn check<'a>(
     model: Model<'_>,
+    patterns: Matcher<'_>,
     id: NodeId,
     text: &'a [u8],
     nullable_optionals: bool,
 ) -> Option<Failure<'a>> {
-    check_with(model, id, text, nullable_optionals, true, Some(id))
+    check_with(
+        model,
+        patterns,
+        id,
+        text,
+        nullable_optionals,
+        true,
+        Some(id),
+    )
 }
 
 /// [`check`], with `format` an assertion (`formats`) or an annotation only, and `root` the
 /// node of a tool's arguments if the walk starts there.
 fn check_with<'a>(
     model: Model<'_>,
+    patterns: Matcher<'_>,
     id: NodeId,
     text: &'a [u8],
     nullable_optionals: bool,
@@ -126,6 +150,7 @@ fn check_with<'a>(
 ) -> Option<Failure<'a>> {
     let mut walk = Walk {
         model,
+        patterns,
         text,
         nullable_optionals,
         formats,
@@ -153,7 +178,15 @@ fn check_with<'a>(
 /// own language accepts (pydantic's `time` without an offset), and a catalog should not fail
 /// to build over an annotation. check_call asserts it.
 pub fn first_problem(model: Model<'_>, id: NodeId, text: &[u8]) -> Option<String> {
-    let failure = check_with(model, id, text, false, false, None)?;
+    let failure = check_with(
+        model,
+        &compile_each_time(model),
+        id,
+        text,
+        false,
+        false,
+        None,
+    )?;
     let mut out = String::new();
     let _ = describe(&mut out, model, &failure);
     Some(out)
@@ -329,7 +362,7 @@ fn value_text(out: &mut impl fmt::Write, model: Model<'_>, value: &Scalar) -> fm
     }
 }
 
-impl<'a> Walk<'_, 'a> {
+impl<'a> Walk<'_, 'a, '_> {
     /// Notes a failure at the current path if it is the deepest yet.
     #[cold]
     fn fail(&mut self, depth: usize, node: NodeId, at: usize, reason: Reason) -> bool {
@@ -486,11 +519,7 @@ impl<'a> Walk<'_, 'a> {
         }
         with_text(literal, |text| {
             if let Some(pattern) = node.pattern {
-                // Patterns were compiled once when the catalog was read; compiling again here
-                // cannot fail.
-                let matched = crate::regex::Regex::new(self.model.str(pattern))
-                    .is_ok_and(|regex| regex.is_match(text));
-                if !matched {
+                if !(self.patterns)(pattern, text) {
                     return self.fail(depth, id, at, Reason::Pattern);
                 }
             }
@@ -888,7 +917,12 @@ fn with_text(literal: &[u8], check: impl FnOnce(&str) -> bool) -> bool {
 
 /// The node that says what the parts of the value `text` are: `id`, or where its reference
 /// leads, or the first branch of its union that `text` fits (the value was checked already).
-pub(crate) fn resolve(model: Model<'_>, mut id: NodeId, text: &[u8]) -> NodeId {
+pub(crate) fn resolve(
+    model: Model<'_>,
+    patterns: Matcher<'_>,
+    mut id: NodeId,
+    text: &[u8],
+) -> NodeId {
     for _ in 0..MAX_DEPTH {
         let node = model.node(id);
         let own = node.has_properties || node.items.is_some() || node.prefix_items.is_some();
@@ -898,10 +932,9 @@ pub(crate) fn resolve(model: Model<'_>, mut id: NodeId, text: &[u8]) -> NodeId {
         }
         let union = node.any_of.or(node.one_of);
         if let (Some(run), false) = (union, own) {
-            let fits = model
-                .subschemas(run)
-                .iter()
-                .find(|&&branch| check_with(model, branch, text, false, true, None).is_none());
+            let fits = model.subschemas(run).iter().find(|&&branch| {
+                check_with(model, patterns, branch, text, false, true, None).is_none()
+            });
             if let Some(&branch) = fits {
                 id = branch;
                 continue;
@@ -937,6 +970,6 @@ pub(crate) fn member_node(model: Model<'_>, id: NodeId, key: &[u8]) -> (Option<N
 }
 
 /// Whether node `id` takes `null` of its own accord.
-pub(crate) fn admits_null(model: Model<'_>, id: NodeId) -> bool {
-    check_with(model, id, b"null", false, true, None).is_none()
+pub(crate) fn admits_null(model: Model<'_>, patterns: Matcher<'_>, id: NodeId) -> bool {
+    check_with(model, patterns, id, b"null", false, true, None).is_none()
 }

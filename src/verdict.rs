@@ -207,12 +207,19 @@ fn judge_any(
         };
         return whole(out, parts, Whole::NotObject { found, holds_json });
     }
-    match crate::validate::check(MODEL, tool.input, arguments, nullable_optionals) {
+    match crate::validate::check(
+        MODEL,
+        &pattern_matches,
+        tool.input,
+        arguments,
+        nullable_optionals,
+    ) {
         None => {
             out.write_all(b"{\"arguments\":")?;
             canonical::any_value(
                 out,
                 MODEL,
+                &pattern_matches,
                 Some(tool.input),
                 arguments,
                 crate::tokenizer::skip_whitespace(arguments, 0),
@@ -227,6 +234,27 @@ fn judge_any(
             invalid(out, parts, tool, &problems)
         }
     }
+}
+
+/// Whether `text` matches the compiled-in catalog's `pattern`: every pattern of the catalog is
+/// compiled once, on the first call that needs one, and kept for the process.
+fn pattern_matches(pattern: crate::schema::Text, text: &str) -> bool {
+    use crate::regex::Regex;
+    static COMPILED: std::sync::OnceLock<Vec<(u32, Regex)>> = std::sync::OnceLock::new();
+    let compiled = COMPILED.get_or_init(|| {
+        let mut all: Vec<(u32, Regex)> = MODEL
+            .nodes
+            .iter()
+            .filter_map(|node| node.pattern)
+            .filter_map(|pattern| Some((pattern.start, Regex::new(MODEL.str(pattern)).ok()?)))
+            .collect();
+        all.sort_by_key(|(start, _)| *start);
+        all.dedup_by_key(|(start, _)| *start);
+        all
+    });
+    compiled
+        .binary_search_by_key(&pattern.start, |(start, _)| *start)
+        .is_ok_and(|i| compiled[i].1.is_match(text))
 }
 
 /// Reads past the first value and checks that nothing follows it.
