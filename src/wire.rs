@@ -461,10 +461,28 @@ impl Writer<'_> {
                     ));
                 }
                 if self.only_reference(node) {
+                    // The target written in place, with what sits beside the `$ref`
+                    // (`description`, `default`: pydantic writes an enum's default there)
+                    // taking the place of the target's own.
                     self.inlining.push(target);
-                    let result = self.node(out, target, place);
+                    let mut inlined = Json::default();
+                    let result = self.node(&mut inlined, target, place);
                     self.inlining.pop();
-                    return result;
+                    result?;
+                    let mut members: Members = Vec::new();
+                    if let Some(text) = node.description {
+                        let mut value = Json::default();
+                        value.string(model.str(text));
+                        members.push(("description", value.bytes));
+                    }
+                    if let Some(default) = node.default {
+                        let mut value = Json::default();
+                        scalar(&mut value, model, default);
+                        members.push(("default", value.bytes));
+                    }
+                    merge(&mut members, inlined.bytes);
+                    write_members(out, members);
+                    return Ok(());
                 }
                 return Err(format!(
                     "{} has keywords beside it, which Gemini's inlined schema cannot merge",
@@ -847,16 +865,19 @@ impl Writer<'_> {
                     }
                 ));
             }
+            // Draft-07's `items` list is 2020-12's `prefixItems` (and its `additionalItems` the
+            // 2020-12 `items`): every shape but mcp, which keeps the catalog's own words beside
+            // its `$schema`, writes 2020-12, as their parameters are read.
             let key = match form {
-                TupleForm::PrefixItems => "prefixItems",
-                TupleForm::ItemsList => "items",
+                TupleForm::ItemsList if mcp => "items",
+                _ => "prefixItems",
             };
             self.list(&mut members, key, model.subschemas(run))?;
         }
         if let Some(extra) = node.additional_items.filter(|_| !tuple_dropped) {
             let mut value = Json::default();
             self.node(&mut value, extra, Place::Inside)?;
-            members.push(("additionalItems", value.bytes));
+            members.push((if mcp { "additionalItems" } else { "items" }, value.bytes));
         }
         if let Some(min) = node.min_items {
             if !anthropic || min <= 1 {
@@ -934,17 +955,7 @@ impl Writer<'_> {
             number(&mut members, "maximum", maximum);
         }
 
-        members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-        out.raw(b"{");
-        for (i, (key, value)) in members.iter().enumerate() {
-            if i > 0 {
-                out.raw(b",");
-            }
-            out.string(key);
-            out.raw(b":");
-            out.raw(value);
-        }
-        out.raw(b"}");
+        write_members(out, members);
         Ok(())
     }
 
@@ -985,19 +996,37 @@ impl Writer<'_> {
             || node.reference.is_some()
     }
 
-    /// Whether a node's `$ref` stands alone but for annotations, so that inlining it loses
-    /// nothing.
+    /// Whether a node's `$ref` stands alone but for annotations (which the inlined target takes
+    /// on), so that inlining it loses nothing.
     fn only_reference(&self, node: &Schema) -> bool {
         node.type_form == TypeForm::Absent
             && !node.has_properties
+            && node.nullable.is_none()
             && node.enumeration.is_none()
             && node.constant.is_none()
             && node.any_of.is_none()
             && node.one_of.is_none()
             && node.all_of.is_none()
+            && node.discriminator.is_none()
             && node.items.is_none()
             && node.prefix_items.is_none()
+            && node.additional_items.is_none()
             && node.additional.is_none()
+            && node.property_names.is_none()
+            && node.min_properties.is_none()
+            && node.max_properties.is_none()
+            && node.min_items.is_none()
+            && node.max_items.is_none()
+            && node.unique_items.is_none()
+            && node.min_length.is_none()
+            && node.max_length.is_none()
+            && node.pattern.is_none()
+            && node.format.is_none()
+            && node.minimum.is_none()
+            && node.maximum.is_none()
+            && node.exclusive_minimum.is_none()
+            && node.exclusive_maximum.is_none()
+            && node.multiple_of.is_none()
     }
 
     /// Whether a node has keywords of its own beyond a union (so its one branch cannot simply
@@ -1054,6 +1083,21 @@ impl Writer<'_> {
         }
         false
     }
+}
+
+/// An object of `members`, its keys in byte order.
+fn write_members(out: &mut Json, mut members: Members) {
+    members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    out.raw(b"{");
+    for (i, (key, value)) in members.iter().enumerate() {
+        if i > 0 {
+            out.raw(b",");
+        }
+        out.string(key);
+        out.raw(b":");
+        out.raw(value);
+    }
+    out.raw(b"}");
 }
 
 /// A count keyword, when given.
