@@ -154,21 +154,40 @@ fn golden(dir: &Path, format: &str, strict: bool, tool: &str) -> Vec<u8> {
     }
 }
 
-/// Every answer of the binary over a catalog against its golden files in `dir`; how many.
-fn matches_golden_files(binary: &Path, tools: &[String], dir: &Path) -> usize {
+/// Every answer of the binary over a catalog against its golden files in `dir`: how many were
+/// compared, and a line for each that differs.
+fn golden_differences(binary: &Path, tools: &[String], dir: &Path) -> (usize, Vec<String>) {
     let mut checked = 0;
+    let mut differ = Vec::new();
     for (format, strict) in SHAPES {
         for tool in tools.iter().map(String::as_str).chain(["tool_list"]) {
             let which = (tool != "tool_list").then_some(tool);
             let answer = ask(binary, &request(which, format, strict));
-            common::assert_same_bytes(
-                &answer,
-                &golden(dir, format, strict, tool),
-                &format!("{tool} in {format} strict={strict}"),
-            );
+            let want = golden(dir, format, strict, tool);
+            if answer != want {
+                differ.push(format!(
+                    "{}: {tool} in {format} strict={strict}: the bytes differ\n  got: {}\n want: {}",
+                    dir.display(),
+                    String::from_utf8_lossy(&answer).trim_end(),
+                    String::from_utf8_lossy(&want).trim_end()
+                ));
+            }
             checked += 1;
         }
     }
+    (checked, differ)
+}
+
+/// Every answer of the binary over a catalog against its golden files in `dir`; how many. All
+/// are compared before failing, and the failure lists each one that differs.
+fn matches_golden_files(binary: &Path, tools: &[String], dir: &Path) -> usize {
+    let (checked, differ) = golden_differences(binary, tools, dir);
+    assert!(
+        differ.is_empty(),
+        "{} of {checked} answers differ from their golden files:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
     checked
 }
 
@@ -426,32 +445,76 @@ fn check_call_over_a_catalog_of_bounds_matches_its_golden_files() {
 }
 
 /// The catalogs that pydantic, zod and six published MCP servers write (`tests/catalogs/`,
-/// each made by the real tool): each builds, its `mcp` tool list builds again into a binary
-/// that gives every answer of the first, byte for byte, and every tool is declared in the
-/// shapes that can express it. Which shapes cannot is asserted per catalog, with its reason, so
-/// that neither build can pass by refusing alike.
+/// each made by the real tool): each builds, every answer (each tool and the list, in 8
+/// shapes) is its golden file's, written by `tests/framework_reference.py` from the docs alone,
+/// its `mcp` tool list builds again into a binary that gives every answer of the first, byte
+/// for byte, and every tool is declared in the shapes that can express it. Which shapes cannot
+/// is asserted per catalog, with its reason, so that neither build can pass by refusing alike.
 #[test]
 fn framework_catalogs_build_and_their_mcp_list_gives_the_same_bytes() {
     let root = Path::new(MANIFEST).join("tests/catalogs");
-    // Each catalog, and how many of its answers (every tool and the list, in 8 shapes) are
-    // `unsupported`: tuples, maps and recursion under the strict modes, recursion in Gemini's,
-    // and Anthropic strict's 24 optional properties a list.
+    // Each catalog, its golden directory, its number of tools, and how many of its answers
+    // (every tool and the list, in 8 shapes) are `unsupported`: tuples, maps and recursion
+    // under the strict modes, recursion in Gemini's, and Anthropic strict's 24 optional
+    // properties a list.
     let catalogs = [
-        ("pydantic/catalog.json", 12),
-        ("zod/catalog.json", 12),
-        ("zod/catalog-direct.json", 12),
-        ("mcp-servers/mcp-server-fetch.json", 0),
-        ("mcp-servers/mcp-server-git.json", 0),
-        ("mcp-servers/mcp-server-time.json", 0),
-        ("mcp-servers/server-everything.json", 0),
-        ("mcp-servers/server-filesystem.json", 0),
-        ("mcp-servers/server-memory.json", 0),
+        ("pydantic/catalog.json", "pydantic/golden", 12, 12),
+        ("zod/catalog.json", "zod/golden", 11, 12),
+        ("zod/catalog-direct.json", "zod/golden-direct", 11, 12),
+        (
+            "mcp-servers/mcp-server-fetch.json",
+            "mcp-servers/golden/mcp-server-fetch",
+            1,
+            0,
+        ),
+        (
+            "mcp-servers/mcp-server-git.json",
+            "mcp-servers/golden/mcp-server-git",
+            12,
+            0,
+        ),
+        (
+            "mcp-servers/mcp-server-time.json",
+            "mcp-servers/golden/mcp-server-time",
+            2,
+            0,
+        ),
+        (
+            "mcp-servers/server-everything.json",
+            "mcp-servers/golden/server-everything",
+            19,
+            0,
+        ),
+        (
+            "mcp-servers/server-filesystem.json",
+            "mcp-servers/golden/server-filesystem",
+            14,
+            0,
+        ),
+        (
+            "mcp-servers/server-memory.json",
+            "mcp-servers/golden/server-memory",
+            9,
+            0,
+        ),
     ];
-    for (i, (catalog, unsupported)) in catalogs.into_iter().enumerate() {
+    // The goldens are compared for every catalog before failing, so that one run lists every
+    // difference.
+    let (mut answered, mut differences) = (0, Vec::new());
+    for (i, (catalog, golden, count, unsupported)) in catalogs.into_iter().enumerate() {
         let path = root.join(catalog);
         let tools = names(&path);
+        assert_eq!(tools.len(), count, "{catalog}");
         let name = format!("framework-{i}");
         let first = binary(&path, &name);
+        let (checked, differ) = golden_differences(&first, &tools, &root.join(golden));
+        assert_eq!(
+            checked,
+            8 * (count + 1),
+            "{catalog}: every tool and the list, in 8 shapes"
+        );
+        answered += checked;
+        differences.extend(differ);
         let answers = every_answer(&first, &tools);
         let mut refused = Vec::new();
         for (request, (status, stdout, stderr)) in &answers {
@@ -485,4 +548,11 @@ fn framework_catalogs_build_and_their_mcp_list_gives_the_same_bytes() {
             common::assert_same_bytes(&b.2, &a.2, &format!("{catalog}: stderr of {request}"));
         }
     }
+    assert_eq!(answered, 8 * (91 + 9), "91 tools and 9 lists, in 8 shapes");
+    assert!(
+        differences.is_empty(),
+        "{} of {answered} answers differ from their golden files:\n{}",
+        differences.len(),
+        differences.join("\n")
+    );
 }
