@@ -62,7 +62,12 @@ READINGS = {
     "gemini-drops-default-beside-ref":
         "Gemini inlines a `$ref` with a `default` beside it, dropping the `default`",
 }
-ALT = set()
+# The first four were settled in docs/catalogs.md's rendering table (the strict shapes and Gemini
+# drop titles; an optional const; what Anthropic strict and Gemini drop), so they are the
+# reading now; the fifth was settled otherwise (a `$ref` beside annotations in Gemini: see
+# gemini_schema).
+ALT = {"title-dropped-everywhere", "optional-const-as-enum",
+       "anthropic-strict-drops-unique-and-discriminator", "gemini-drops-what-its-schema-lacks"}
 
 
 class Unsupported(Exception):
@@ -248,6 +253,12 @@ def plain_schema(node):
         if key == "nullable":
             # No framework catalog writes `nullable` (zod and pydantic write a null branch).
             raise NotCovered("nullable")
+        # "draft-07's `items` list and `additionalItems` are written as 2020-12's
+        # `prefixItems` and `items`" in every shape but mcp.
+        if key == "items" and isinstance(value, list):
+            key = "prefixItems"
+        elif key == "additionalItems":
+            key = "items"
         out[key] = map_subschemas(key, value, plain_schema)
     return sort_required(out)
 
@@ -487,16 +498,21 @@ def gemini_schema(node, root, where):
     if isinstance(node, bool):
         raise NotCovered(f"{where}: a boolean schema under Gemini")
     if "$ref" in node:
-        if set(node) == {"$ref", "default"} and "gemini-drops-default-beside-ref" in ALT:
+        if "gemini-drops-default-beside-ref" in ALT and set(node) == {"$ref", "default"}:
             node = {"$ref": node["$ref"]}
-        if len(node) > 1:
-            # "`unsupported`: ... a `$ref` with keywords beside it". Q: `default` is a keyword
-            # (of kind "annotations" in the keyword table), and pydantic writes one beside the
-            # `$ref` of every enum or model field with a default. Reading: literally, any
-            # keyword, `default` included.
+        # "references are inlined: the target written in place, with the `description` and
+        # `default` beside the `$ref` taking the place of the target's own"; annotations Gemini
+        # drops anyway may sit there too; "`unsupported`: ... a `$ref` with any other keyword
+        # beside it".
+        beside = set(node) - {"$ref"}
+        if beside - {"description", "default", "title", "$comment", "examples", "deprecated",
+                     "readOnly", "writeOnly"}:
             raise Unsupported(f"{where}: a $ref with keywords beside it")
-        # "references are inlined".
-        return gemini_schema(resolve(root, node["$ref"]), root, where + "->" + node["$ref"])
+        out = gemini_schema(resolve(root, node["$ref"]), root, where + "->" + node["$ref"])
+        for key in ("description", "default"):
+            if key in node:
+                out[key] = node[key]
+        return out
     if "allOf" in node:
         raise Unsupported(f"{where}: allOf")
     if isinstance(node.get("type"), list):
