@@ -292,7 +292,10 @@ pub(crate) fn reason(
         },
         Reason::Length => counted(out, "character", node.min_length, node.max_length),
         Reason::Pattern => match node.pattern {
-            Some(pattern) => write!(out, "must match the pattern \"{}\"", model.str(pattern)),
+            Some(pattern) => {
+                out.write_str("must match the pattern ")?;
+                quoted(out, model.str(pattern))
+            }
             None => Ok(()),
         },
         Reason::Format => match node.format {
@@ -305,7 +308,10 @@ pub(crate) fn reason(
             }
             None => Ok(()),
         },
-        Reason::Missing(name) => write!(out, "missing required property \"{}\"", model.str(name)),
+        Reason::Missing(name) => {
+            out.write_str("missing required property ")?;
+            quoted(out, model.str(name))
+        }
         Reason::Unknown => out.write_str("is not a property this object takes"),
         Reason::Duplicate => out.write_str("is given more than once"),
         Reason::Members => counted(out, "member", node.min_properties, node.max_properties),
@@ -316,6 +322,27 @@ pub(crate) fn reason(
         Reason::TooDeep => write!(out, "is nested deeper than {MAX_DEPTH} levels"),
         Reason::TooComplex => out.write_str("is too complex to check against this schema"),
     }
+}
+
+/// A catalog string in a message: quoted, with `"`, `\\` and control characters escaped as JSON
+/// escapes them (and U+2028, U+2029), so that a message stays one line whatever the catalog's
+/// strings hold (the catalog fuzz target found an enum value with a newline).
+pub(crate) fn quoted(out: &mut impl fmt::Write, text: &str) -> fmt::Result {
+    out.write_char('"')?;
+    for c in text.chars() {
+        match c {
+            '"' => out.write_str("\\\"")?,
+            '\\' => out.write_str("\\\\")?,
+            '\n' => out.write_str("\\n")?,
+            '\r' => out.write_str("\\r")?,
+            '\t' => out.write_str("\\t")?,
+            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
+                write!(out, "\\u{:04x}", c as u32)?
+            }
+            c => out.write_char(c)?,
+        }
+    }
+    out.write_char('"')
 }
 
 fn article(ty: Type) -> &'static str {
@@ -354,7 +381,7 @@ fn plural(count: u64) -> &'static str {
 
 fn value_text(out: &mut impl fmt::Write, model: Model<'_>, value: &Scalar) -> fmt::Result {
     match value {
-        Scalar::String(text) => write!(out, "\"{}\"", model.str(*text)),
+        Scalar::String(text) => quoted(out, model.str(*text)),
         Scalar::Number(number) => out.write_str(model.str(number.text)),
         Scalar::Boolean(flag) => write!(out, "{flag}"),
         Scalar::Null => out.write_str("null"),

@@ -784,7 +784,7 @@ fn message(text: &mut impl Text, tool: &Tool, problem: &Problem<'_>) -> fmt::Res
                     text.raw(b", ")?;
                 }
                 match value {
-                    Scalar::String(value) => write!(text, "\"{}\"", MODEL.str(*value))?,
+                    Scalar::String(value) => crate::validate::quoted(text, MODEL.str(*value))?,
                     Scalar::Number(number) => text.write_str(MODEL.str(number.text))?,
                     Scalar::Boolean(value) => write!(text, "{value}")?,
                     Scalar::Null => text.raw(b"null")?,

@@ -107,9 +107,25 @@ def takes(schema):
     return " takes " + listed + (f" and {len(names) - 16} more" if len(names) > 16 else "")
 
 
+def catalog_string(text):
+    """A catalog string in a message: quoted, `"`, `\\` and control characters escaped as JSON
+    escapes them (U+2028 and U+2029 too), so that the message stays one line."""
+    out = []
+    for c in text:
+        if c in '"\\':
+            out.append("\\" + c)
+        elif c in "\n\r\t":
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}[c])
+        elif ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 or c in "\u2028\u2029":
+            out.append(f"\\u{ord(c):04x}")
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
 def enum_text(values):
     """String values quoted, numbers (given as the catalog's text) as they are."""
-    shown = [f'"{v}"' if quoted else v for quoted, v in values[:16]]
+    shown = [catalog_string(v) if quoted else v for quoted, v in values[:16]]
     text = ", ".join(shown)
     return text + (f" (or {len(values) - 16} more)" if len(values) > 16 else "")
 

@@ -618,6 +618,14 @@ fn openai_strict_limits_apply_to_the_whole_catalog() {
 
 #[test]
 fn messages_stay_on_one_line() {
+    // Found by the catalog fuzz target: a catalog string with a newline, in a rule's message.
+    let message = refusal(&with_property(
+        r#"{"type":"array","items":{"enum":["a","b\n\u2028c\""]},"default":["x"]}"#,
+    ));
+    assert_eq!(
+        message,
+        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: at /0: must be one of "a", "b\n\u2028c\"""#
+    );
     let message = refusal(r#"[{"name":"a\nb","description":"d","inputSchema":{"type":"object"}}]"#);
     assert!(!message.contains('\n'), "{message}");
     assert!(
