@@ -41,8 +41,8 @@ pub(crate) enum Reason {
     Range,
     /// Not a multiple of `multipleOf`.
     MultipleOf,
-    /// Shorter than `minLength` or longer than `maxLength`.
-    Length,
+    /// Shorter than `minLength` or longer than `maxLength`: the length found, in characters.
+    Length(u64),
     /// Does not match `pattern`.
     Pattern,
     /// Not of its `format`.
@@ -53,14 +53,16 @@ pub(crate) enum Reason {
     Unknown,
     /// A key given twice.
     Duplicate,
-    /// Too few or too many members.
-    Members,
-    /// Too few or too many elements.
-    Items,
+    /// Too few or too many members: how many.
+    Members(u64),
+    /// Too few or too many elements: how many.
+    Items(u64),
     /// Two elements the same, under `uniqueItems`.
     Unique,
     /// No branch of an `anyOf` (or `oneOf`) fits.
     NoBranch,
+    /// A discriminated union's property holds none of its branches' values.
+    Discriminator,
     /// More than one branch of a `oneOf` fits.
     ManyBranches,
     /// Nested deeper than [`MAX_DEPTH`] where the schema goes on.
@@ -290,7 +292,23 @@ pub(crate) fn reason(
             Some(divisor) => write!(out, "must be a multiple of {}", model.str(divisor.text)),
             None => Ok(()),
         },
-        Reason::Length => counted(out, "character", node.min_length, node.max_length),
+        Reason::Length(found) => {
+            if node.min_length.is_some_and(|min| found < min) {
+                let min = node.min_length.unwrap_or(0);
+                write!(
+                    out,
+                    "must be at least {min} character{} long, found {found}",
+                    plural(min)
+                )
+            } else {
+                let max = node.max_length.unwrap_or(0);
+                write!(
+                    out,
+                    "must be at most {max} character{} long, found {found}",
+                    plural(max)
+                )
+            }
+        }
         Reason::Pattern => match node.pattern {
             Some(pattern) => {
                 out.write_str("must match the pattern ")?;
@@ -314,10 +332,33 @@ pub(crate) fn reason(
         }
         Reason::Unknown => out.write_str("is not a property this object takes"),
         Reason::Duplicate => out.write_str("is given more than once"),
-        Reason::Members => counted(out, "member", node.min_properties, node.max_properties),
-        Reason::Items => counted(out, "item", node.min_items, node.max_items),
+        Reason::Members(found) => counted(
+            out,
+            "member",
+            node.min_properties,
+            node.max_properties,
+            found,
+        ),
+        Reason::Items(found) => counted(out, "item", node.min_items, node.max_items, found),
         Reason::Unique => out.write_str("must not hold the same item twice"),
         Reason::NoBranch => out.write_str("fits none of the schema's alternatives"),
+        Reason::Discriminator => {
+            out.write_str("must be one of ")?;
+            let mut first = true;
+            let mut result = Ok(());
+            if let Some((name, _)) = discriminator_name(model, node) {
+                for_each_discriminator_value(model, node, name, |_, value| {
+                    if result.is_ok() {
+                        if !first {
+                            result = out.write_str(", ");
+                        }
+                        first = false;
+                        result = result.and_then(|()| value_text(out, model, value));
+                    }
+                });
+            }
+            result
+        }
         Reason::ManyBranches => out.write_str("fits more than one of the schema's alternatives"),
         Reason::TooDeep => write!(out, "is nested deeper than {MAX_DEPTH} levels"),
         Reason::TooComplex => out.write_str("is too complex to check against this schema"),
@@ -362,12 +403,22 @@ fn counted(
     what: &str,
     min: Option<u64>,
     max: Option<u64>,
+    found: u64,
 ) -> fmt::Result {
     match (min, max) {
-        (Some(min), Some(max)) => write!(out, "must have {min} to {max} {what}s"),
-        (Some(min), None) => write!(out, "must have at least {min} {what}{}", plural(min)),
-        (None, Some(max)) => write!(out, "must have at most {max} {what}{}", plural(max)),
-        (None, None) => Ok(()),
+        (Some(min), _) if found < min => {
+            write!(
+                out,
+                "must have at least {min} {what}{}, found {found}",
+                plural(min)
+            )
+        }
+        (_, Some(max)) => write!(
+            out,
+            "must have at most {max} {what}{}, found {found}",
+            plural(max)
+        ),
+        _ => Ok(()),
     }
 }
 
@@ -452,6 +503,11 @@ impl<'a> Walk<'_, 'a, '_> {
                 }
             }
         }
+        if node.discriminator.is_some() && token.kind == Kind::ObjectStart {
+            if let Some(fits) = self.discriminated(node, id, at, depth) {
+                return fits;
+            }
+        }
         if let Some(run) = node.any_of {
             if self.branches(run, at, depth) == 0 {
                 return self.fail(depth, id, at, Reason::NoBranch);
@@ -470,6 +526,57 @@ impl<'a> Walk<'_, 'a, '_> {
             Kind::ObjectStart => self.object(node, id, at, tokens, depth),
             Kind::ArrayStart => self.array(node, id, at, tokens, depth),
             _ => true,
+        }
+    }
+
+    /// A discriminated union (pydantic's `discriminator` beside a `oneOf`): when the value's
+    /// discriminating property holds none of the branches' values, that is the problem, at that
+    /// property, naming every value a branch takes ("must be one of "cat", "dog""), rather
+    /// than whichever branch failed deepest. `None`: the branches decide.
+    fn discriminated(
+        &mut self,
+        node: &Schema,
+        id: NodeId,
+        at: usize,
+        depth: usize,
+    ) -> Option<bool> {
+        let (name, span) = discriminator_name(self.model, node)?;
+        let mut found = None;
+        self.keys(at, |key| {
+            if literal_is(key.raw, name) {
+                found = Some(key);
+                return true;
+            }
+            false
+        });
+        let Some(key) = found else {
+            // No discriminating property: that is what to send first.
+            let mut listed = false;
+            for_each_discriminator_value(self.model, node, name, |_, _| listed = true);
+            return listed.then(|| self.fail(depth, id, at, Reason::Missing(span)));
+        };
+        let value_at = find_member(self.text, at, key.raw)?;
+        let (token, _) = self.first(value_at)?;
+        let (mut listed, mut matched) = (false, None);
+        let mut branches = 0;
+        for_each_discriminator_value(self.model, node, name, |branch, value| {
+            listed = true;
+            if self.equals(token, value_at, value) {
+                matched = Some(branch);
+                branches += 1;
+            }
+        });
+        if !listed || depth + 1 >= MAX_DEPTH {
+            return None;
+        }
+        match (matched, branches) {
+            // The branch the discriminator names is the one whose problem to report.
+            (Some(branch), 1) => (!self.fits(branch, at, depth)).then_some(false),
+            (Some(_), _) => None,
+            (None, _) => {
+                self.path[depth] = Step::Key(key.raw);
+                Some(self.fail(depth + 1, id, value_at, Reason::Discriminator))
+            }
         }
     }
 
@@ -538,7 +645,7 @@ impl<'a> Walk<'_, 'a, '_> {
             if node.min_length.is_some_and(|min| length < min)
                 || node.max_length.is_some_and(|max| length > max)
             {
-                return self.fail(depth, id, at, Reason::Length);
+                return self.fail(depth, id, at, Reason::Length(length));
             }
         }
         if node.pattern.is_none() && node.format.is_none() {
@@ -655,7 +762,7 @@ impl<'a> Walk<'_, 'a, '_> {
         if node.min_properties.is_some_and(|min| members < min)
             || node.max_properties.is_some_and(|max| members > max)
         {
-            ok = self.fail(depth, id, at, Reason::Members);
+            ok = self.fail(depth, id, at, Reason::Members(members));
         }
         ok
     }
@@ -682,7 +789,7 @@ impl<'a> Walk<'_, 'a, '_> {
     }
 
     /// Calls `each` on the keys of the object at `at` until it says stop; whether it did.
-    fn keys(&self, at: usize, mut each: impl FnMut(Token<'_>) -> bool) -> bool {
+    fn keys(&self, at: usize, mut each: impl FnMut(Token<'a>) -> bool) -> bool {
         let Some((_, mut tokens)) = self.first(at) else {
             return false;
         };
@@ -747,7 +854,7 @@ impl<'a> Walk<'_, 'a, '_> {
         if node.min_items.is_some_and(|min| count < min)
             || node.max_items.is_some_and(|max| count > max)
         {
-            ok = self.fail(depth, id, at, Reason::Items);
+            ok = self.fail(depth, id, at, Reason::Items(count));
         }
         ok
     }
@@ -769,6 +876,62 @@ impl<'a> Walk<'_, 'a, '_> {
             }
         }
         false
+    }
+}
+
+/// The property a discriminator names (`propertyName` in its canonical JSON), as the model's
+/// text holds it.
+fn discriminator_name<'m>(model: Model<'m>, node: &Schema) -> Option<(&'m str, Text)> {
+    let span = node.discriminator?;
+    let json = model.str(span);
+    let at = json.find("\"propertyName\":\"")? + "\"propertyName\":\"".len();
+    let rest = json.get(at..)?;
+    // The reader keeps names as given; one with an escape is not looked for.
+    let name = &rest[..rest.find('"')?];
+    let text = Text {
+        start: span.start + at as u32,
+        len: name.len() as u32,
+    };
+    (!name.contains('\\')).then_some((name, text))
+}
+
+/// Calls `each` with every branch of `node`'s union and a value it allows for property `name`
+/// (its `const`, or each of its `enum`), following references.
+fn for_each_discriminator_value(
+    model: Model<'_>,
+    node: &Schema,
+    name: &str,
+    mut each: impl FnMut(NodeId, &Scalar),
+) {
+    let follow = |mut id: NodeId| {
+        for _ in 0..MAX_DEPTH {
+            match model.node(id).reference {
+                Some((_, target)) => id = target,
+                None => break,
+            }
+        }
+        id
+    };
+    for run in [node.one_of, node.any_of].into_iter().flatten() {
+        for &id in model.subschemas(run) {
+            let branch = model.node(follow(id));
+            let Some(property) = model
+                .properties(branch)
+                .iter()
+                .find(|property| model.str(property.name) == name)
+            else {
+                continue;
+            };
+            let property = model.node(follow(property.schema));
+            if let Some(value) = &property.constant {
+                each(id, value);
+            }
+            if let Some(run) = property.enumeration {
+                for value in model.values(run) {
+                    each(id, value);
+                }
+            }
+        }
     }
 }
 

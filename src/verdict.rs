@@ -413,15 +413,16 @@ fn opening(what: &What<'_>) -> &'static [u8] {
             Reason::Enum | Reason::Const => opening!("argument_not_in_enum"),
             Reason::Range
             | Reason::MultipleOf
-            | Reason::Length
-            | Reason::Members
-            | Reason::Items => opening!("argument_out_of_range"),
+            | Reason::Length(_)
+            | Reason::Members(_)
+            | Reason::Items(_) => opening!("argument_out_of_range"),
             Reason::Pattern | Reason::Format => opening!("argument_not_matching"),
             Reason::Unique => opening!("argument_not_unique"),
             Reason::Missing(_) => opening!("missing_argument"),
             Reason::Unknown => opening!("unknown_argument"),
             Reason::Duplicate => opening!("duplicate_argument"),
             Reason::NoBranch | Reason::ManyBranches => opening!("argument_fits_no_alternative"),
+            Reason::Discriminator => opening!("argument_not_in_enum"),
             Reason::TooDeep | Reason::TooComplex => opening!("arguments_too_complex"),
         },
     }

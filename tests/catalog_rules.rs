@@ -475,7 +475,7 @@ fn enums_bounds_and_defaults() {
         refusal(&with_property(
             r#"{"type":"string","maxLength":1,"const":"ab"}"#
         )),
-        r#"tool "t": /inputSchema/properties/p/const: does not fit its own schema: must have at most 1 character"#
+        r#"tool "t": /inputSchema/properties/p/const: does not fit its own schema: must be at most 1 character long, found 2"#
     );
     assert_eq!(
         refusal(&with_property(
@@ -526,7 +526,7 @@ fn enums_bounds_and_defaults() {
         refusal(&with_property(
             r#"{"type":"string","maxLength":1,"default":"éé"}"#
         )),
-        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: must have at most 1 character"#
+        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: must be at most 1 character long, found 2"#
     );
     assert_eq!(
         refusal(&with_property(

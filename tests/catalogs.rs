@@ -556,3 +556,54 @@ fn framework_catalogs_build_and_their_mcp_list_gives_the_same_bytes() {
         differences.join("\n")
     );
 }
+
+/// check_call over the pydantic catalog, on a discriminated union (`notify`'s `channel`: email,
+/// Slack or webhook, told apart by `kind`): a wrong `kind` is named with every value a branch
+/// takes, a missing one is asked for, and the branch `kind` names is the one whose problem is
+/// reported, not whichever branch failed deepest. A right call is written back in canonical form.
+#[test]
+fn check_call_over_the_pydantic_catalog_reads_a_discriminated_union() {
+    let catalog = Path::new(MANIFEST).join("tests/catalogs/pydantic/catalog.json");
+    let binary = binary(&catalog, "framework-0");
+    let call = |arguments: &str| {
+        let request = format!(
+            r#"{{"op":"check_call","format":"openai","call":{{"id":"c1","type":"function","function":{{"name":"notify","arguments":{}}}}}}}"#,
+            serde_string(arguments)
+        );
+        String::from_utf8(ask(&binary, &request)).unwrap()
+    };
+    let answer = call(r#"{"message":"hi","channel":{"kind":"sms","to":["a@b.co"]}}"#);
+    assert!(
+        answer.starts_with(r#"{"errors":[{"code":"argument_not_in_enum","message":"argument \"channel/kind\" must be one of \"email\", \"slack\", \"webhook\", found the string \"sms\"","path":"/channel/kind"}]"#),
+        "{answer}"
+    );
+    let answer = call(r#"{"message":"hi","channel":{"to":["a@b.co"]}}"#);
+    assert!(
+        answer.starts_with(r#"{"errors":[{"code":"missing_argument","message":"missing required argument \"channel/kind\"","path":"/channel/kind"}]"#),
+        "{answer}"
+    );
+    let answer = call(r#"{"message":"hi","channel":{"kind":"slack","channel":"general"}}"#);
+    assert!(
+        answer.starts_with(r#"{"errors":[{"code":"argument_not_matching","message":"argument \"channel/channel\" must match the pattern \"^#[a-z0-9_-]{1,80}$\", found the string \"general\"","path":"/channel/channel"}]"#),
+        "{answer}"
+    );
+    let answer = call(r#"{"channel":{"to":["a@b.co"],"kind":"email"},"message":"hi"}"#);
+    assert_eq!(
+        answer,
+        "{\"arguments\":{\"channel\":{\"kind\":\"email\",\"to\":[\"a@b.co\"]},\"message\":\"hi\"},\"id\":\"c1\",\"name\":\"notify\",\"ok\":true}\n"
+    );
+}
+
+/// `text` as a JSON string literal (the arguments of an OpenAI call are a string).
+fn serde_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
