@@ -887,8 +887,15 @@ fn with_text(literal: &[u8], check: impl FnOnce(&str) -> bool) -> bool {
 }
 
 /// The node that says what the parts of the value `text` are: `id`, or where its reference
-/// leads, or the first branch of its union that `text` fits (the value was checked already).
-pub(crate) fn resolve(model: Model<'_>, mut id: NodeId, text: &[u8]) -> NodeId {
+/// leads, or the first branch of its union that `text` fits (the value was checked already,
+/// with `nullable_optionals`, and a branch fits by the same rule: under OpenAI strict an object
+/// whose optional property is `null` still fits its own branch).
+pub(crate) fn resolve(
+    model: Model<'_>,
+    mut id: NodeId,
+    text: &[u8],
+    nullable_optionals: bool,
+) -> NodeId {
     for _ in 0..MAX_DEPTH {
         let node = model.node(id);
         let own = node.has_properties || node.items.is_some() || node.prefix_items.is_some();
@@ -898,10 +905,9 @@ pub(crate) fn resolve(model: Model<'_>, mut id: NodeId, text: &[u8]) -> NodeId {
         }
         let union = node.any_of.or(node.one_of);
         if let (Some(run), false) = (union, own) {
-            let fits = model
-                .subschemas(run)
-                .iter()
-                .find(|&&branch| check_with(model, branch, text, false, true, None).is_none());
+            let fits = model.subschemas(run).iter().find(|&&branch| {
+                check_with(model, branch, text, nullable_optionals, true, None).is_none()
+            });
             if let Some(&branch) = fits {
                 id = branch;
                 continue;
