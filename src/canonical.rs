@@ -248,7 +248,9 @@ pub(crate) fn any_value(
     at: usize,
     nullable_optionals: bool,
 ) -> io::Result<()> {
-    let id = id.map(|id| crate::validate::resolve(model, patterns, id, &arguments[at..]));
+    let id = id.map(|id| {
+        crate::validate::resolve(model, patterns, id, &arguments[at..], nullable_optionals)
+    });
     let mut tokens = Tokenizer::new(&arguments[at..]);
     let first = tokens.expect_token().map_err(|Stop| unexpected())?;
     match first.kind {
@@ -353,4 +355,59 @@ fn utf16_order(a: &[u8], b: &[u8]) -> Ordering {
         })
     };
     units(a).cmp(units(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::any_value;
+
+    /// A union of objects, as pydantic writes a discriminated union: `oneOf` of `$ref`s.
+    const CATALOG: &[u8] = br##"[{"name":"notify","description":"Sends a note.","inputSchema":{
+        "type":"object",
+        "$defs":{
+            "Email":{"type":"object","properties":{"kind":{"type":"string","const":"email"}},
+                "required":["kind"]},
+            "Slack":{"type":"object","properties":{"kind":{"type":"string","const":"slack"},
+                "here":{"type":"boolean"}},"required":["kind"]}},
+        "properties":{"channel":{"oneOf":[{"$ref":"#/$defs/Email"},{"$ref":"#/$defs/Slack"}]}},
+        "required":["channel"]}}]"##;
+
+    fn canonical(arguments: &[u8], nullable_optionals: bool) -> String {
+        let catalog = crate::catalog_file::read(CATALOG).unwrap();
+        let model = catalog.model();
+        let input = model.tools[0].input;
+        let patterns = |_: crate::schema::Text, _: &str| true;
+        let failure =
+            crate::validate::check(model, &patterns, input, arguments, nullable_optionals);
+        assert!(failure.is_none(), "{failure:?}");
+        let mut out = Vec::new();
+        any_value(
+            &mut out,
+            model,
+            &patterns,
+            Some(input),
+            arguments,
+            0,
+            nullable_optionals,
+        )
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// Found by the check_call fuzz target over the pydantic catalog: the branch an object
+    /// belongs to was chosen without OpenAI strict's nullable optionals, so an object whose
+    /// optional property was `null` fitted no branch, and its `null` was kept.
+    #[test]
+    fn a_null_optional_in_a_branch_of_a_union_is_dropped_under_openai_strict() {
+        let arguments = br#"{"channel":{"here":null,"kind":"slack"}}"#;
+        assert_eq!(
+            canonical(arguments, true),
+            r#"{"channel":{"kind":"slack"}}"#
+        );
+        let given = br#"{"channel":{"here":true,"kind":"slack"}}"#;
+        assert_eq!(
+            canonical(given, true),
+            r#"{"channel":{"here":true,"kind":"slack"}}"#
+        );
+    }
 }

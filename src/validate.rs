@@ -1106,12 +1106,15 @@ fn with_text(literal: &[u8], check: impl FnOnce(&str) -> bool) -> bool {
 }
 
 /// The node that says what the parts of the value `text` are: `id`, or where its reference
-/// leads, or the first branch of its union that `text` fits (the value was checked already).
+/// leads, or the first branch of its union that `text` fits (the value was checked already,
+/// with `nullable_optionals`, and a branch fits by the same rule: under OpenAI strict an object
+/// whose optional property is `null` still fits its own branch).
 pub(crate) fn resolve(
     model: Model<'_>,
     patterns: Matcher<'_>,
     mut id: NodeId,
     text: &[u8],
+    nullable_optionals: bool,
 ) -> NodeId {
     for _ in 0..MAX_DEPTH {
         let node = model.node(id);
@@ -1123,7 +1126,16 @@ pub(crate) fn resolve(
         let union = node.any_of.or(node.one_of);
         if let (Some(run), false) = (union, own) {
             let fits = model.subschemas(run).iter().find(|&&branch| {
-                check_with(model, patterns, branch, text, false, true, None).is_none()
+                check_with(
+                    model,
+                    patterns,
+                    branch,
+                    text,
+                    nullable_optionals,
+                    true,
+                    None,
+                )
+                .is_none()
             });
             if let Some(&branch) = fits {
                 id = branch;
