@@ -468,12 +468,27 @@ const FORMAT_SAMPLES: [(&str, usize, &[&str]); 10] = [
 /// - a duration in lower case: ABNF's quoted letters match either case (RFC 5234 2.3), so
 ///   check_call takes `pt30m` as `PT30M`, as it takes `t` and `z` in a date-time; jsonschema
 ///   takes lower case in a date-time but not in a duration.
+///
+/// And any string with a host label that has `--` in its third and fourth places and does not
+/// start `xn--` (an R-LDH label, RFC 5890 2.3.1, such as the domain of `1@a.HM--w.hT`, which
+/// zod's email pattern allows): check_call's `hostname` and `email` take it by RFC 1123's
+/// letters, digits and inner hyphens, and check only `xn--` labels as A-labels; jsonschema
+/// refuses every R-LDH label that is not an A-label.
 const KNOWN_DIFFERENT: [&str; 2] = ["pt30m", "p1d"];
 
-/// Whether `value` holds one of [`KNOWN_DIFFERENT`].
+/// Whether `text` has a label (between dots, after an `@`) with `--` in its third and fourth
+/// places that is not `xn--`.
+fn reserved_label(text: &str) -> bool {
+    text.split(['.', '@']).any(|label| {
+        let label = label.as_bytes();
+        label.len() >= 4 && &label[2..4] == b"--" && !label[..2].eq_ignore_ascii_case(b"xn")
+    })
+}
+
+/// Whether `value` holds one of [`KNOWN_DIFFERENT`], or a [`reserved_label`].
 fn known_different(value: &Value) -> bool {
     match value {
-        Value::String(text) => KNOWN_DIFFERENT.contains(&text.as_str()),
+        Value::String(text) => KNOWN_DIFFERENT.contains(&text.as_str()) || reserved_label(text),
         Value::Array(items) => items.iter().any(known_different),
         Value::Object(members) => members.values().any(known_different),
         _ => false,
