@@ -712,14 +712,14 @@ fn read_root(
     reader.fill(root, node, pointer, input)?;
     if let Some((keyword, _)) = defs {
         definitions.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-        let run = Run {
-            start: reader.model.definitions.len() as u32,
-            len: definitions.len() as u32,
-        };
-        for (name, schema) in definitions {
-            let name = reader.model.text(&name);
-            reader.model.definitions.push(Definition { name, schema });
-        }
+        let definitions: Vec<Definition> = definitions
+            .into_iter()
+            .map(|(name, schema)| Definition {
+                name: reader.model.text(&name),
+                schema,
+            })
+            .collect();
+        let run = OwnedModel::append(&mut reader.model.definitions, definitions);
         let keyword = if keyword == "$defs" {
             DefsKeyword::Defs
         } else {
@@ -792,12 +792,7 @@ impl SchemaReader<'_> {
             }
             ids.push(id);
         }
-        let run = Run {
-            start: self.model.subschemas.len() as u32,
-            len: ids.len() as u32,
-        };
-        self.model.subschemas.extend(ids);
-        Ok(run)
+        Ok(OwnedModel::append(&mut self.model.subschemas, ids))
     }
 
     fn fill(
@@ -1076,18 +1071,15 @@ impl SchemaReader<'_> {
                 property.1 = true;
             }
         }
-        schema.properties = Run {
-            start: self.model.properties.len() as u32,
-            len: properties.len() as u32,
-        };
-        for (name, required, child_id) in properties {
-            let name = self.model.text(&name);
-            self.model.properties.push(Property {
-                name,
+        let properties: Vec<Property> = properties
+            .into_iter()
+            .map(|(name, required, schema)| Property {
+                name: self.model.text(&name),
                 required,
-                schema: child_id,
-            });
-        }
+                schema,
+            })
+            .collect();
+        schema.properties = OwnedModel::append(&mut self.model.properties, properties);
         if let Some(node) = field("additionalProperties") {
             schema.additional = Some(self.read(node, &at("additionalProperties"))?);
         }
@@ -1212,12 +1204,7 @@ impl SchemaReader<'_> {
             seen.push(key);
             out.push(value);
         }
-        let run = Run {
-            start: self.model.values.len() as u32,
-            len: out.len() as u32,
-        };
-        self.model.values.extend(out);
-        Ok(run)
+        Ok(OwnedModel::append(&mut self.model.values, out))
     }
 
     /// An `enum` or `const` value: of one of the node's types when it gives any (the value
@@ -1365,37 +1352,11 @@ fn expand(model: Model<'_>, id: NodeId, path: &mut Vec<NodeId>) -> (usize, usize
     let mut deepest = 0;
     let mut properties = model.properties(node).len();
     let mut values = node.enumeration.map_or(0, |run| run.len as usize);
-    let mut below = |child: NodeId, path: &mut Vec<NodeId>| {
+    for child in model.children(node) {
         let (depth, p, v) = expand(model, child, path);
         deepest = deepest.max(depth);
         properties += p;
         values += v;
-    };
-    for property in model.properties(node) {
-        below(property.schema, path);
-    }
-    let singles = [
-        node.items,
-        node.additional,
-        node.additional_items,
-        node.property_names,
-        node.reference.map(|(_, target)| target),
-    ];
-    for child in singles.into_iter().flatten() {
-        below(child, path);
-    }
-    for run in [
-        node.any_of,
-        node.one_of,
-        node.all_of,
-        node.prefix_items.map(|(_, run)| run),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        for &child in model.subschemas(run) {
-            below(child, path);
-        }
     }
     path.pop();
     let own = usize::from(node.has_properties && node.types.has(Type::Object));
@@ -1463,15 +1424,7 @@ fn type_phrase(types: Types) -> String {
     let names: Vec<&str> = Type::ALL
         .into_iter()
         .filter(|ty| types.has(*ty))
-        .map(|ty| match ty {
-            Type::Object => "an object",
-            Type::Array => "an array",
-            Type::String => "a string",
-            Type::Integer => "an integer",
-            Type::Number => "a number",
-            Type::Boolean => "a boolean",
-            Type::Null => "null",
-        })
+        .map(Type::article)
         .collect();
     names.join(" or ")
 }

@@ -124,6 +124,34 @@ impl<'a> Model<'a> {
         self.str(self.tools[tool].name)
     }
 
+    /// Every node a node names: its properties' schemas, `items`, `additionalProperties`,
+    /// draft-07's `additionalItems`, `propertyNames`, the `$ref` target, and the branches of
+    /// `anyOf`, `oneOf`, `allOf` and a tuple. What a walk of the schema's graph follows.
+    pub fn children(self, node: &Schema) -> impl Iterator<Item = NodeId> + 'a {
+        let singles = [
+            node.items,
+            node.additional,
+            node.additional_items,
+            node.property_names,
+            node.reference.map(|(_, target)| target),
+        ];
+        let runs = [
+            node.any_of,
+            node.one_of,
+            node.all_of,
+            node.prefix_items.map(|(_, run)| run),
+        ];
+        self.properties(node)
+            .iter()
+            .map(|property| property.schema)
+            .chain(singles.into_iter().flatten())
+            .chain(
+                runs.into_iter()
+                    .flatten()
+                    .flat_map(move |run| self.subschemas(run).iter().copied()),
+            )
+    }
+
     /// [`Model::str`] for the compiler's evaluation of tables derived from the model.
     pub const fn const_str(self, text: Text) -> &'a str {
         let bytes = self.text.as_bytes();
@@ -179,6 +207,16 @@ impl OwnedModel {
             values: &self.values,
             subschemas: &self.subschemas,
             definitions: &self.definitions,
+        }
+    }
+
+    /// Appends `entries` to `table` (one of the model's tables) and returns their run.
+    pub fn append<T>(table: &mut Vec<T>, entries: impl IntoIterator<Item = T>) -> Run {
+        let start = table.len() as u32;
+        table.extend(entries);
+        Run {
+            start,
+            len: table.len() as u32 - start,
         }
     }
 
@@ -526,6 +564,19 @@ impl Type {
         Type::Boolean,
         Type::Null,
     ];
+
+    /// The type as what a value must be, in messages: "an integer", "null".
+    pub const fn article(self) -> &'static str {
+        match self {
+            Type::Object => "an object",
+            Type::Array => "an array",
+            Type::String => "a string",
+            Type::Integer => "an integer",
+            Type::Number => "a number",
+            Type::Boolean => "a boolean",
+            Type::Null => "null",
+        }
+    }
 
     /// The JSON Schema spelling.
     pub const fn as_str(self) -> &'static str {

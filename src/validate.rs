@@ -243,7 +243,7 @@ pub(crate) fn reason(
                         out.write_str(" or ")?;
                     }
                     first = false;
-                    out.write_str(article(ty))?;
+                    out.write_str(ty.article())?;
                 }
             }
             Ok(())
@@ -384,18 +384,6 @@ pub(crate) fn quoted(out: &mut impl fmt::Write, text: &str) -> fmt::Result {
         }
     }
     out.write_char('"')
-}
-
-fn article(ty: Type) -> &'static str {
-    match ty {
-        Type::Object => "an object",
-        Type::Array => "an array",
-        Type::String => "a string",
-        Type::Integer => "an integer",
-        Type::Number => "a number",
-        Type::Boolean => "a boolean",
-        Type::Null => "null",
-    }
 }
 
 fn counted(
@@ -1084,7 +1072,8 @@ fn find_member(text: &[u8], at: usize, key: &[u8]) -> Option<usize> {
 }
 
 /// Runs `check` on a string literal's text, decoded: in place when it has no escapes, else
-/// through a buffer on the stack (a string is at most the request's size).
+/// through the smallest of three stack buffers that holds it (a string is at most the
+/// request's size, and zeroing 64 KiB for a short string would cost more than checking it).
 fn with_text(literal: &[u8], check: impl FnOnce(&str) -> bool) -> bool {
     let inner = literal
         .get(1..literal.len().saturating_sub(1))
@@ -1092,7 +1081,19 @@ fn with_text(literal: &[u8], check: impl FnOnce(&str) -> bool) -> bool {
     if !inner.contains(&b'\\') {
         return std::str::from_utf8(inner).is_ok_and(check);
     }
-    let mut buffer = [0u8; crate::error::MAX_INPUT];
+    // A literal's text is never longer than the literal.
+    if literal.len() <= 512 {
+        decoded::<512>(literal, check)
+    } else if literal.len() <= 8192 {
+        decoded::<8192>(literal, check)
+    } else {
+        decoded::<{ crate::error::MAX_INPUT }>(literal, check)
+    }
+}
+
+/// [`with_text`] through a buffer of `N` bytes.
+fn decoded<const N: usize>(literal: &[u8], check: impl FnOnce(&str) -> bool) -> bool {
+    let mut buffer = [0u8; N];
     let mut len = 0;
     decode(literal, |c| {
         let mut utf8 = [0; 4];

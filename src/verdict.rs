@@ -18,7 +18,7 @@ use crate::check::{
     self, Bound, Found, Problem, Problems, Segment, What, MAX_PROBLEMS, MAX_SAFE_INTEGER,
 };
 use crate::error::{Error, MAX_INPUT};
-use crate::schema::{Scalar, Schema, Type};
+use crate::schema::{Scalar, Schema};
 use crate::sink::escape;
 use crate::tokenizer::{decode, pieces, validate, Kind, Piece, Tokenizer};
 use crate::validate::Reason;
@@ -910,15 +910,7 @@ fn cut(text: &mut impl Text, literal: &[u8]) -> fmt::Result {
 /// What the schema wants: "an integer", "a string or null".
 fn expected(text: &mut impl Text, schema: &Schema, nullable: bool) -> fmt::Result {
     // Text with nothing to escape goes in as it is.
-    text.raw(match schema.ty {
-        Type::Object => b"an object",
-        Type::Array => b"an array",
-        Type::String => b"a string",
-        Type::Integer => b"an integer",
-        Type::Number => b"a number",
-        Type::Boolean => b"a boolean",
-        Type::Null => b"null",
-    })?;
+    text.raw(schema.ty.article().as_bytes())?;
     if nullable {
         text.raw(b" or null")?;
     }

@@ -1042,44 +1042,18 @@ impl Writer<'_> {
 
     /// Whether `target` can reach itself through references (a recursive schema).
     fn recursive(&self, target: NodeId) -> bool {
+        // Only a reference leads back to a node: everything else is a tree.
         let model = self.model;
-        let mut stack = vec![target];
+        let mut stack: Vec<NodeId> = model.children(model.node(target)).collect();
         let mut seen = vec![];
         while let Some(id) = stack.pop() {
-            if seen.contains(&id) {
-                continue;
+            if id == target {
+                return true;
             }
-            seen.push(id);
-            let node = model.node(id);
-            let mut next: Vec<NodeId> = model.properties(node).iter().map(|p| p.schema).collect();
-            next.extend(
-                [
-                    node.items,
-                    node.additional,
-                    node.additional_items,
-                    node.property_names,
-                ]
-                .into_iter()
-                .flatten(),
-            );
-            for run in [
-                node.any_of,
-                node.one_of,
-                node.all_of,
-                node.prefix_items.map(|(_, run)| run),
-            ]
-            .into_iter()
-            .flatten()
-            {
-                next.extend(model.subschemas(run));
+            if !seen.contains(&id) {
+                seen.push(id);
+                stack.extend(model.children(model.node(id)));
             }
-            if let Some((_, to)) = node.reference {
-                if to == target {
-                    return true;
-                }
-                next.push(to);
-            }
-            stack.extend(next);
         }
         false
     }
