@@ -432,7 +432,15 @@ impl<'a> Walk<'_, 'a, '_> {
     /// Notes a failure at the current path if it is the deepest yet.
     #[cold]
     fn fail(&mut self, depth: usize, node: NodeId, at: usize, reason: Reason) -> bool {
-        if self.failure.is_none_or(|failure| depth >= failure.depth) {
+        // A missing property is a problem one step below the object that lacks it: it
+        // outranks a sibling branch's failure, and the union's own, at the object's depth.
+        let rank = |depth: usize, reason: &Reason| {
+            2 * depth + matches!(reason, Reason::Missing(_)) as usize
+        };
+        if self
+            .failure
+            .is_none_or(|failure| rank(depth, &reason) >= rank(failure.depth, &failure.reason))
+        {
             self.failure = Some(Failure {
                 steps: self.path,
                 depth,

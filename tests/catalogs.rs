@@ -582,6 +582,19 @@ fn check_call_over_the_pydantic_catalog_reads_a_discriminated_union() {
         answer.starts_with(r#"{"errors":[{"code":"missing_argument","message":"missing required argument \"channel/kind\"","path":"/channel/kind"}]"#),
         "{answer}"
     );
+    // Missing even where every branch defaults it (create_event's `location`: a room or a
+    // video call), as pydantic refuses it, though plain JSON Schema would let it fit.
+    let request = format!(
+        r#"{{"op":"check_call","format":"openai","call":{{"id":"c1","type":"function","function":{{"name":"create_event","arguments":{}}}}}}}"#,
+        serde_string(
+            r#"{"title":"t","start":"2024-01-15T10:30:00Z","location":{"provider":"meet"}}"#
+        )
+    );
+    let answer = String::from_utf8(ask(&binary, &request)).unwrap();
+    assert!(
+        answer.starts_with(r#"{"errors":[{"code":"missing_argument","message":"missing required argument \"location/kind\"","path":"/location/kind"}]"#),
+        "{answer}"
+    );
     let answer = call(r#"{"message":"hi","channel":{"kind":"slack","channel":"general"}}"#);
     assert!(
         answer.starts_with(r#"{"errors":[{"code":"argument_not_matching","message":"argument \"channel/channel\" must match the pattern \"^#[a-z0-9_-]{1,80}$\", found the string \"general\"","path":"/channel/channel"}]"#),

@@ -207,6 +207,29 @@ fn policy(schema: &Value, nullable: bool, root: bool) -> Value {
             _ => {}
         }
     }
+    // OpenAPI's `discriminator`, read as pydantic reads it (and check_call with it): an object
+    // must carry the discriminating property, and not as `null` (pydantic refuses a missing tag
+    // with `union_tag_not_found`; OpenAPI 3.2's `defaultMapping` is its only way to leave it
+    // out, https://spec.openapis.org/oas/v3.2.0.html#discriminator-object).
+    let discriminating = given
+        .get("discriminator")
+        .and_then(|discriminator| discriminator["propertyName"].as_str());
+    if let Some(name) = discriminating {
+        let mut required = node
+            .get("required")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        if !required.contains(&json!(name)) {
+            required.push(json!(name));
+        }
+        node.insert("required".into(), Value::Array(required));
+        let not_null = json!({"properties": {name: {"not": {"type": "null"}}}});
+        if let Value::Object(schemas) = node.entry("dependentSchemas").or_insert(json!({})) {
+            let given = schemas.remove(name).unwrap_or(json!(true));
+            schemas.insert(name.into(), json!({"allOf": [given, not_null]}));
+        }
+    }
     if !node.contains_key("additionalProperties") && (node.contains_key("properties") || root) {
         node.insert("additionalProperties".into(), Value::Bool(false));
     }
