@@ -4,6 +4,8 @@
 //! named by `TOOL_SCHEMA_CATALOG`) after the reader has checked every rule: the reader is the
 //! one place the rules are written, for this catalog and for one read at run time.
 
+use std::borrow::Cow;
+
 pub use crate::schema::{
     Definition, DefsKeyword, Hints, Model, NodeId, Number, Property, Run, Scalar, Schema, Text,
     Tool, TupleForm, Type, TypeForm, Types, MAX_DESCRIPTION,
@@ -41,16 +43,6 @@ const TABLES: Model<'static> = Model {
     values: &VALUE_TABLE,
     subschemas: &SUBSCHEMA_TABLE,
     definitions: &DEFINITION_TABLE,
-};
-
-/// Whether every tool's schema is in the flat subset that `check.rs` reads (see
-/// [`Tool::flat`]): the checker's fixed arrays are then sized by the catalog alone.
-pub(crate) const ALL_FLAT: bool = {
-    let mut i = 0;
-    while i < TOOL_TABLE.len() && TOOL_TABLE[i].flat {
-        i += 1;
-    }
-    i == TOOL_TABLE.len()
 };
 
 /// Every tool's name, in catalog order.
@@ -133,29 +125,118 @@ pub(crate) fn find_name(name: &[u8]) -> Option<usize> {
             .iter()
             .position(|tool| crate::tokenizer::same(tool.as_bytes(), name));
     }
+    probe(&INDEX, name, |tool| TOOL_NAMES[tool].as_bytes())
+}
+
+/// The tool named `name` in an index built as [`INDEX`] is (a power-of-two number of slots,
+/// at least four times the tools), `name_of` giving each tool's name.
+#[inline(always)]
+fn probe<'n>(
+    index: &[(u32, u32)],
+    name: &[u8],
+    name_of: impl Fn(usize) -> &'n [u8],
+) -> Option<usize> {
     let hash = hash(name);
     let tag = (hash >> 32) as u32;
-    let mut slot = hash as usize & (INDEX_SLOTS - 1);
+    let mask = index.len() - 1;
+    let mut slot = hash as usize & mask;
     loop {
-        let (slot_tag, entry) = INDEX[slot];
+        let (slot_tag, entry) = index[slot];
         if entry == 0 {
             return None;
         }
         let tool = entry as usize - 1;
-        if slot_tag == tag && crate::tokenizer::same(TOOL_NAMES[tool].as_bytes(), name) {
+        if slot_tag == tag && crate::tokenizer::same(name_of(tool), name) {
             return Some(tool);
         }
-        slot = (slot + 1) & (INDEX_SLOTS - 1);
+        slot = (slot + 1) & mask;
+    }
+}
+
+/// The index of a catalog read at run time: the same open addressing as [`INDEX`], built the
+/// same way.
+pub(crate) fn index<'n>(names: impl ExactSizeIterator<Item = &'n str>) -> Vec<(u32, u32)> {
+    let slots = (names.len() * 4).next_power_of_two().max(1);
+    let mut index = vec![(0u32, 0u32); slots];
+    for (tool, name) in names.enumerate() {
+        let hash = hash(name.as_bytes());
+        let mut slot = hash as usize & (slots - 1);
+        while index[slot].1 != 0 {
+            slot = (slot + 1) & (slots - 1);
+        }
+        index[slot] = ((hash >> 32) as u32, tool as u32 + 1);
+    }
+    index
+}
+
+/// The tool named `name` among `count` tools read at run time, through their [`index`]:
+/// `name_of` gives each tool's name.
+pub(crate) fn find_indexed<'n>(
+    index: &[(u32, u32)],
+    count: usize,
+    name_of: impl Fn(usize) -> &'n [u8],
+    name: &[u8],
+) -> Option<usize> {
+    if count <= SCANNED {
+        return (0..count).find(|&tool| crate::tokenizer::same(name_of(tool), name));
+    }
+    probe(index, name, name_of)
+}
+
+/// A catalog's tools as a request names them: the compiled-in catalog's ([`Compiled`]) or one
+/// read at run time. The request reader and the call checker look tools up through it, so one
+/// reader serves both.
+pub(crate) trait Names {
+    /// How many tools.
+    fn count(&self) -> usize;
+    /// Tool `tool`'s name.
+    fn name(&self, tool: usize) -> &str;
+    /// Tool `tool`'s name, for an error to hold: the compiled-in catalog's own, or a copy.
+    fn held_name(&self, tool: usize) -> Cow<'static, str>;
+    /// The tool named exactly `name`.
+    fn find_name(&self, name: &[u8]) -> Option<usize>;
+    /// How many optional properties tool `tool`'s schema has ([`optional_properties`]).
+    fn optional(&self, tool: usize) -> usize;
+    /// The same, over every tool.
+    fn optional_in_all(&self) -> usize;
+}
+
+/// The compiled-in catalog, through [`Names`]: every method is one of this module's tables.
+pub(crate) struct Compiled;
+
+impl Names for Compiled {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        TOOLS.len()
+    }
+    #[inline(always)]
+    fn name(&self, tool: usize) -> &str {
+        TOOL_NAMES[tool]
+    }
+    fn held_name(&self, tool: usize) -> Cow<'static, str> {
+        Cow::Borrowed(TOOL_NAMES[tool])
+    }
+    #[inline(always)]
+    fn find_name(&self, name: &[u8]) -> Option<usize> {
+        find_name(name)
+    }
+    #[inline(always)]
+    fn optional(&self, tool: usize) -> usize {
+        OPTIONAL[tool]
+    }
+    #[inline(always)]
+    fn optional_in_all(&self) -> usize {
+        OPTIONAL_IN_ALL
     }
 }
 
 /// The index in [`TOOLS`] of the tool whose name the request's string literal (quotes and
 /// escapes included) decodes to.
 #[inline]
-pub(crate) fn find(literal: &[u8]) -> Option<usize> {
+pub(crate) fn find(names: &impl Names, literal: &[u8]) -> Option<usize> {
     let inner = literal.get(1..literal.len().saturating_sub(1))?;
     if !inner.contains(&b'\\') {
-        return find_name(inner);
+        return names.find_name(inner);
     }
     // Tool names are at most 64 bytes; a literal that decodes to more names none of them.
     let mut name = [0u8; 64];
@@ -173,7 +254,7 @@ pub(crate) fn find(literal: &[u8]) -> Option<usize> {
         }
     });
     if fits {
-        find_name(&name[..len])
+        names.find_name(&name[..len])
     } else {
         None
     }
@@ -184,14 +265,20 @@ pub(crate) fn find(literal: &[u8]) -> Option<usize> {
 /// first, then the smallest edit distance (`bash_output` for `bash_outptu`); ties go to the
 /// earlier tool.
 #[cold]
-pub(crate) fn closest(literal: &[u8]) -> &'static str {
+pub(crate) fn closest(names: &impl Names, literal: &[u8]) -> Cow<'static, str> {
+    names.held_name(closest_index(names, literal))
+}
+
+/// The index of [`closest`]'s tool, for an answer that borrows its name.
+#[cold]
+pub(crate) fn closest_index(names: &impl Names, literal: &[u8]) -> usize {
     let inner = literal
         .get(1..literal.len().saturating_sub(1))
         .unwrap_or(b"");
     let asked = &inner[..inner.len().min(64)];
-    let mut best = ((true, usize::MAX), TOOL_NAMES[0]);
-    for tool in TOOL_NAMES {
-        let name = tool.as_bytes();
+    let mut best = ((true, usize::MAX), 0);
+    for tool in 0..names.count() {
+        let name = names.name(tool).as_bytes();
         let rank = (!contains(name, asked), edit_distance(asked, name));
         if rank < best.0 {
             best = (rank, tool);
@@ -227,21 +314,21 @@ fn edit_distance(a: &[u8], b: &[u8]) -> usize {
 }
 
 /// How many properties of `node`'s tree are optional (not in their object's `required`), at
-/// every depth.
-const fn optional_properties(node: &Schema) -> usize {
+/// every depth: for this catalog when it is compiled, and for one read at run time.
+pub(crate) const fn optional_properties(model: Model<'_>, node: &Schema) -> usize {
     let mut count = 0;
-    let properties = TABLES.const_properties(node);
+    let properties = model.const_properties(node);
     let mut i = 0;
     while i < properties.len() {
         let property = &properties[i];
         if !property.required {
             count += 1;
         }
-        count += optional_properties(TABLES.const_node(property.schema));
+        count += optional_properties(model, model.const_node(property.schema));
         i += 1;
     }
     if let Some(items) = node.items {
-        count += optional_properties(TABLES.const_node(items));
+        count += optional_properties(model, model.const_node(items));
     }
     count
 }
@@ -258,7 +345,7 @@ pub(crate) const OPTIONAL: [usize; TOOLS.len()] = {
     let mut counts = [0; TOOLS.len()];
     let mut i = 0;
     while i < TOOLS.len() {
-        counts[i] = optional_properties(TABLES.const_node(TOOL_TABLE[i].input));
+        counts[i] = optional_properties(TABLES, TABLES.const_node(TOOL_TABLE[i].input));
         i += 1;
     }
     counts

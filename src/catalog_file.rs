@@ -34,6 +34,12 @@ pub const MAX_OBJECT_NESTING: usize = 10;
 pub const MAX_PROPERTIES: usize = 5_000;
 /// The most enum values in the whole catalog, all tools counted: OpenAI strict's limit.
 pub const MAX_ENUM_VALUES: usize = 1_000;
+/// The most tools in a catalog: eight times what OpenAI takes in one request ("A max of 128
+/// functions are supported", platform.openai.com/docs/api-reference/chat/create#tools, as the
+/// stored copy of that reference in Aspose's `CompletionCreateRequest.Tools` restates it), so
+/// that a gateway's catalog of several servers fits, and a hostile file of 100,000 tools is
+/// refused before any is read.
+pub const MAX_TOOLS: usize = 1_024;
 
 /// A catalog read and checked: the model's tables, which the renderer and the checker walk.
 pub type Catalog = OwnedModel;
@@ -83,6 +89,15 @@ pub fn read(bytes: &[u8]) -> Result<Catalog, CatalogError> {
         return Err(document_error(
             "",
             "the catalog has no tools; give at least one".into(),
+        ));
+    }
+    if entries.len() > MAX_TOOLS {
+        return Err(document_error(
+            "",
+            format!(
+                "the catalog has {} tools, over the limit of {MAX_TOOLS}",
+                entries.len()
+            ),
         ));
     }
     let mut totals = Totals::default();

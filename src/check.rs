@@ -16,7 +16,7 @@
 use crate::catalog::MODEL;
 use crate::catalog::{MAX_NESTING, PATH_WORDS};
 use crate::error::MAX_DEPTH;
-use crate::schema::{NodeId, Property, Scalar, Schema, Type};
+use crate::schema::{Model, NodeId, Property, Scalar, Schema, Type};
 use crate::tokenizer::{decode, string_eq, Kind, Stop, Token, Tokenizer};
 use crate::validate::{Failure, Reason, Step};
 
@@ -33,7 +33,7 @@ pub(crate) enum Segment<'a> {
     /// A key as the arguments spell it: a string literal, quotes and escapes included.
     Key(&'a [u8]),
     /// A property of the catalog, named by it (for a missing one).
-    Name(&'static str),
+    Name(&'a str),
     Index(usize),
 }
 
@@ -44,10 +44,10 @@ pub(crate) struct Path<'a> {
     pub(crate) len: usize,
 }
 
-/// Room for the deepest path: a step per nested container, and one for the value inside; for
-/// a catalog with a tool beyond the flat subset, whose schema may recurse, `validate.rs`'s
-/// deepest path and a property's name.
-const PATH_LEN: usize = if crate::catalog::ALL_FLAT || MAX_NESTING > MAX_DEPTH {
+/// Room for the deepest path: a step per nested container, and one for the value inside; and
+/// for `validate.rs`'s deepest path and a property's name, which a catalog read at run time
+/// reaches whatever the compiled-in one is.
+const PATH_LEN: usize = if MAX_NESTING > MAX_DEPTH {
     MAX_NESTING + 1
 } else {
     MAX_DEPTH + 1
@@ -191,7 +191,7 @@ impl<'a> Problems<'a> {
 
     /// The one problem `validate.rs` reports: its deepest failure, with the value found there.
     #[cold]
-    pub(crate) fn schema(&mut self, failure: &Failure<'a>, text: &'a [u8]) {
+    pub(crate) fn schema(&mut self, model: Model<'a>, failure: &Failure<'a>, text: &'a [u8]) {
         let mut path = Path::EMPTY;
         for step in &failure.steps[..failure.depth] {
             path.push(match *step {
@@ -200,7 +200,7 @@ impl<'a> Problems<'a> {
             });
         }
         if let Reason::Missing(name) = failure.reason {
-            path.push(Segment::Name(MODEL.str(name)));
+            path.push(Segment::Name(model.str(name)));
         }
         let found = text
             .get(failure.at..)

@@ -1,9 +1,12 @@
 //! The one error type: a stable code for machines, a one-line message for people.
 //!
 //! Every variant carries what its message needs, copied out of the input, so an `Error` owns
-//! nothing on the heap and outlives the request it describes. Errors are built through `#[cold]`
+//! nothing on the heap and outlives the request it describes; the one exception is the name of
+//! a tool (and why a shape cannot express it) of a catalog read at run time, which a stream may
+//! replace while the error lives: that is copied. Errors are built through `#[cold]`
 //! functions, off the hot path: line and column are counted only once something has gone wrong.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// Why a request was refused. [`Error::code`] is the stable part; the message may improve.
@@ -49,7 +52,7 @@ enum Kind {
     },
     UnknownTool {
         value: Snippet,
-        closest: &'static str,
+        closest: Cow<'static, str>,
     },
     UnknownFormat {
         value: Snippet,
@@ -60,10 +63,10 @@ enum Kind {
     },
     /// A tool the shape cannot express: a keyword the provider documents no equivalent for.
     NotExpressible {
-        tool: &'static str,
+        tool: Cow<'static, str>,
         format: &'static str,
         strict: bool,
-        reason: &'static str,
+        reason: Cow<'static, str>,
     },
     /// A shape the provider refuses for this catalog as a whole: too many tools, say.
     OverLimit {
@@ -203,7 +206,9 @@ impl Error {
 
     /// `closest` is the catalog's name nearest to what was asked for: the message names it
     /// instead of every tool, so it stays one short line however large the catalog.
-    pub(crate) fn unknown_tool(at: usize, literal: &[u8], closest: &'static str) -> Error {
+    /// `closest` is the compiled-in catalog's own name, or a copy of a run-time catalog's,
+    /// which a stream may replace while the error lives.
+    pub(crate) fn unknown_tool(at: usize, literal: &[u8], closest: Cow<'static, str>) -> Error {
         let value = Snippet::of(literal);
         Error::at(at, Kind::UnknownTool { value, closest })
     }
@@ -238,11 +243,12 @@ impl Error {
 
     /// `tool` cannot be declared in `format` (strict or not), for `reason`.
     #[cold]
+    /// `tool` and `reason`, as `closest` in [`Error::unknown_tool`].
     pub(crate) fn not_expressible(
-        tool: &'static str,
+        tool: Cow<'static, str>,
         format: &'static str,
         strict: bool,
-        reason: &'static str,
+        reason: Cow<'static, str>,
     ) -> Error {
         Error::at(
             0,
@@ -358,6 +364,10 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// The longest reason a shape cannot express a tool, in bytes: `wire.rs` cuts a reason to it
+/// when it renders (a `$ref` it names may be long), so that an error message stays short.
+pub const MAX_REASON: usize = 320;
 
 /// A string literal as it was written in the request, quotes and escapes included, cut to fit.
 ///

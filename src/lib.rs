@@ -27,13 +27,15 @@
 //!
 //! The tools come from a catalog file, an MCP `tools/list` array (`src/catalog.json` by default,
 //! or the file named by `TOOL_SCHEMA_CATALOG` when the crate is built), which `build.rs` checks
-//! against every provider's rules and turns into static tables.
+//! against every provider's rules and turns into static tables. A catalog known only at run time
+//! (an MCP client's) goes through the same reader and renderer as a [`RuntimeCatalog`].
 //!
 //! Non-goals: this is not a general JSON library (the tokenizer validates and borrows; it builds
 //! no values), not a general JSON Schema validator (a catalog uses a stated subset, and a call is
 //! checked against its own tool's schema only, with unknown arguments always refused), and not
-//! a way to declare tools at run time: the catalog is checked and rendered when the crate is
-//! compiled, so a bad catalog fails the build, not a request.
+//! a way to change a catalog per request: a catalog is checked and rendered once, when the crate
+//! is compiled or when a [`RuntimeCatalog`] is read, so a bad catalog is refused there, never by
+//! a request.
 //!
 //! # Documentation
 //!
@@ -66,6 +68,7 @@ mod quick_call;
 pub mod regex;
 mod request;
 mod respond;
+mod runtime;
 pub mod schema;
 mod sink;
 mod stream;
@@ -77,6 +80,7 @@ pub mod writer;
 
 pub use error::{Error, MAX_DEPTH, MAX_INPUT};
 pub use respond::respond;
-pub use stream::serve;
+pub use runtime::RuntimeCatalog;
+pub use stream::{serve, serve_catalog};
 pub use wire::{Format, Shape};
 pub use writer::MAX_OUTPUT;

@@ -9,11 +9,13 @@
 
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
+use std::path::Path;
 use std::process::ExitCode;
-use tool_schema::{respond, serve, Error, MAX_INPUT};
+use tool_schema::{respond, serve_catalog, Error, RuntimeCatalog, MAX_INPUT};
 
 const USAGE: &str = "\
-usage: tool-schema [--stream | --help | --version] < request.json
+usage: tool-schema [--catalog PATH] [--stream] < request.json
+       tool-schema --help | --version
 
 Reads one JSON request on standard input and writes one response on standard output: compact
 JSON, object keys sorted at every level, non-ASCII as raw UTF-8, one trailing newline.
@@ -30,9 +32,13 @@ requests:
     \"format\":F    openai (default), openai_responses, anthropic, gemini or mcp
     \"strict\":B    false (default) or true; true needs openai, openai_responses or anthropic
 
+--catalog PATH: read the tools from the catalog file PATH (an MCP tools/list array) instead
+  of the compiled-in catalog, by the build's rules; a refused file is bad_catalog, exit 1.
+
 --stream: one request per line, one response line per request, until end of input; an error
   is the line {\"error\":{\"code\":C,\"message\":M}} and the stream goes on. Blank lines are
-  skipped. Exit status 0 at end of input, 1 if reading or writing fails.
+  skipped. {\"op\":\"use_catalog\",\"path\":P} reads the catalog file P for the lines after
+  it, answering {\"ok\":true,\"tools\":N}, or bad_catalog and the catalog stays. Exit status 0 at end of input, 1 if reading or writing fails.
 
 errors: nothing on standard output, one line on standard error, exit status 1:
   tool-schema: <code>: <message>
@@ -50,68 +56,99 @@ errors: nothing on standard output, one line on standard error, exit status 1:
   unsupported      strict is true for a format without a strict mode, or the
                    provider's strict mode refuses this many tools or optional properties
   io               standard input or output failed
+  bad_catalog      the catalog file cannot be read or breaks a rule (the build's line)
 A bad command line is exit status 2.
 ";
 
 fn main() -> ExitCode {
     let mut args = std::env::args_os().skip(1);
-    if let Some(arg) = args.next() {
-        let text = match arg.to_str() {
-            _ if args.next().is_some() => None,
-            Some("--stream") => {
-                return finish(serve(&mut io::stdin().lock(), &mut io::stdout().lock()))
-            }
-            Some("-h" | "--help") => Some(USAGE),
-            Some("-V" | "--version") => {
-                Some(concat!("tool-schema ", env!("CARGO_PKG_VERSION"), "\n"))
-            }
-            _ => None,
-        };
-        return match text {
-            Some(text) => finish(write_stdout(text.as_bytes())),
-            None => {
-                let _ = io::stderr().write_all(
-                    b"tool-schema: usage: unexpected arguments; see tool-schema --help\n",
-                );
-                ExitCode::from(2)
-            }
-        };
+    let Some(first) = args.next() else {
+        return finish(run(None));
+    };
+    let text = match first.to_str() {
+        Some("-h" | "--help") => Some(USAGE),
+        Some("-V" | "--version") => Some(concat!("tool-schema ", env!("CARGO_PKG_VERSION"), "\n")),
+        _ => None,
+    };
+    if let Some(text) = text {
+        if args.next().is_some() {
+            return usage_error();
+        }
+        return finish(write_stdout(text.as_bytes()));
     }
-    finish(run())
+    // [--catalog PATH] [--stream], in either order, each at most once.
+    let (mut stream, mut catalog) = (false, None);
+    let mut next = Some(first);
+    while let Some(arg) = next {
+        match arg.to_str() {
+            Some("--stream") if !stream => stream = true,
+            Some("--catalog") if catalog.is_none() => match args.next() {
+                Some(path) => catalog = Some(path),
+                None => return usage_error(),
+            },
+            _ => return usage_error(),
+        }
+        next = args.next();
+    }
+    let catalog = match catalog {
+        None => None,
+        Some(path) => match RuntimeCatalog::from_path(Path::new(&path)) {
+            Ok(catalog) => Some(catalog),
+            Err(line) => {
+                // The build's line, whole, after the path: nothing on standard output.
+                let _ = writeln!(io::stderr(), "tool-schema: bad_catalog: {line}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    if stream {
+        return finish(serve_catalog(
+            &mut io::stdin().lock(),
+            &mut io::stdout().lock(),
+            catalog,
+        ));
+    }
+    finish(run(catalog.as_ref()))
 }
 
-/// How much of a request is read before the full-size buffer is needed. Requests as harnesses
-/// send them are a few dozen bytes, and each 4 KiB page of stack that a spawn touches costs a
-/// page fault, which is a measurable part of the whole process (see `benches/spawn.rs`).
+fn usage_error() -> ExitCode {
+    let _ = io::stderr()
+        .write_all(b"tool-schema: usage: unexpected arguments; see tool-schema --help\n");
+    ExitCode::from(2)
+}
+
 const SMALL_INPUT: usize = 1024;
 
-fn run() -> Result<(), Error> {
+fn run(catalog: Option<&RuntimeCatalog>) -> Result<(), Error> {
     let mut small = [0; SMALL_INPUT];
     let len = read_stdin(&mut small)?;
     if len < small.len() {
-        return answer(&small[..len]);
+        return answer(&small[..len], catalog);
     }
-    run_large(&small)
+    run_large(&small, catalog)
 }
 
 /// A request that filled the small buffer: read the rest into one of [`MAX_INPUT`] + 1 bytes,
 /// so a longer input is `too_large` exactly as before.
 #[inline(never)]
-fn run_large(start: &[u8]) -> Result<(), Error> {
+fn run_large(start: &[u8], catalog: Option<&RuntimeCatalog>) -> Result<(), Error> {
     let mut request = [0; MAX_INPUT + 1];
     request[..start.len()].copy_from_slice(start);
     let len = start.len() + read_stdin(&mut request[start.len()..])?;
-    answer(&request[..len])
+    answer(&request[..len], catalog)
 }
 
 /// Answers once, through [`Out`]: every byte `respond` writes goes to standard output once, in
 /// order, whatever the answer is made of.
-fn answer(request: &[u8]) -> Result<(), Error> {
+fn answer(request: &[u8], catalog: Option<&RuntimeCatalog>) -> Result<(), Error> {
     let mut out = Out {
         buf: [0; OUT],
         len: 0,
     };
-    respond(request, &mut out)?;
+    match catalog {
+        Some(catalog) => catalog.respond(request, &mut out)?,
+        None => respond(request, &mut out)?,
+    }
     write_stdout(&out.buf[..out.len])
 }
 

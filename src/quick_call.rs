@@ -66,7 +66,7 @@ fn attempt(input: &[u8], out: &mut impl Write) -> Option<io::Result<()>> {
     };
     match call.problems {
         Some(problems) if !problems.is_empty() => {
-            Some(verdict::invalid(out, &parts, tool, problems))
+            Some(verdict::invalid(out, &parts, MODEL, tool, problems))
         }
         _ => Some(write_valid(
             out,
@@ -857,7 +857,7 @@ pub(crate) fn agrees_with_general(input: &[u8]) {
     let Ok(crate::request::Request {
         op: crate::request::Op::CheckCall { call },
         shape,
-    }) = crate::request::parse_general(input)
+    }) = crate::request::parse_general(input, &catalog::Compiled)
     else {
         panic!("the general path refuses a call the quick one answers: {input:?}");
     };

@@ -14,7 +14,7 @@
 //! (`unknown_format`), `strict` (`unsupported`), and last the tool's name (`unknown_tool`).
 
 use crate::call::{self, Call, Span};
-use crate::catalog;
+use crate::catalog::{self, Names};
 use crate::error::Error;
 use crate::error::MAX_INPUT;
 use crate::tokenizer::{
@@ -71,36 +71,36 @@ const CHECK_FIELD: &str = "op, format, strict, call";
 /// Reads one request as harnesses send a `tool_schema` or `tool_list`, or `None`. Allocates
 /// nothing: strings stay as borrowed literals until compared.
 #[inline(always)]
-pub(crate) fn parse_quick(input: &[u8]) -> Option<Result<Request, Error>> {
-    let request = quick(input)?;
+pub(crate) fn parse_quick(input: &[u8], names: &impl Names) -> Option<Result<Request, Error>> {
+    let request = quick(input, names)?;
     // Every debug build (tests, fuzzing) checks the quick path against the general one.
     debug_assert_eq!(
-        general(input),
+        general(input, names),
         Ok(request),
         "quick path disagrees on {input:?}"
     );
-    Some(within_limits(request))
+    Some(within_limits(request, names))
 }
 
 /// Any request, every error.
 #[inline(never)]
-pub(crate) fn parse_general(input: &[u8]) -> Result<Request, Error> {
-    within_limits(general(input)?)
+pub(crate) fn parse_general(input: &[u8], names: &impl Names) -> Result<Request, Error> {
+    within_limits(general(input, names)?, names)
 }
 
 /// Refuses a shape that the provider would refuse for this catalog: Anthropic strict mode's
 /// limits on one request (see [`catalog::ANTHROPIC_STRICT_TOOLS`]). A list is one request with
 /// every tool; a single declaration counts that tool's optional properties only.
 #[inline]
-fn within_limits(request: Request) -> Result<Request, Error> {
+fn within_limits(request: Request, names: &impl Names) -> Result<Request, Error> {
     let anthropic_strict =
         request.shape.strict() && matches!(request.shape.format(), Format::Anthropic);
     if !anthropic_strict {
         return Ok(request);
     }
     let (tools, optional) = match request.op {
-        Op::ToolList => (catalog::TOOLS.len(), catalog::OPTIONAL_IN_ALL),
-        Op::ToolSchema { tool } => (1, catalog::OPTIONAL[tool]),
+        Op::ToolList => (names.count(), names.optional_in_all()),
+        Op::ToolSchema { tool } => (1, names.optional(tool)),
         // A call is judged against the catalog, whatever the provider's limits on declaring it.
         Op::CheckCall { .. } => return Ok(request),
     };
@@ -127,9 +127,9 @@ fn within_limits(request: Request) -> Result<Request, Error> {
 
 /// The general reader: any document, every error, through the tokenizer.
 #[inline(never)]
-fn general(input: &[u8]) -> Result<Request, Error> {
+fn general(input: &[u8], names: &impl Names) -> Result<Request, Error> {
     let mut tokens = Tokenizer::new(input);
-    let meaning = read(input, &mut tokens);
+    let meaning = read(input, &mut tokens, names);
     match meaning {
         Err(error) if error.is_syntax() => Err(error),
         _ => match tokens.drain() {
@@ -150,7 +150,7 @@ fn general(input: &[u8]) -> Result<Request, Error> {
 /// request's cost. The vocabulary is closed and every word in it is plain ASCII, so a string
 /// literal that starts with `"`, then a word, then `"` is that word, and needs no scan.
 #[inline(always)]
-fn quick(input: &[u8]) -> Option<Request> {
+fn quick(input: &[u8], names: &impl Names) -> Option<Request> {
     if input.len() > MAX_INPUT {
         return None;
     }
@@ -169,7 +169,7 @@ fn quick(input: &[u8]) -> Option<Request> {
                 end
             }
             TOOL if tool.is_none() => {
-                let (index, end) = tool_name(input, at)?;
+                let (index, end) = tool_name(input, at, names)?;
                 tool = Some(index);
                 end
             }
@@ -237,7 +237,7 @@ const _: () = {
 /// The catalog's tool that the string literal at `at` (after any whitespace) names exactly,
 /// without escapes, and the offset just past it.
 #[inline(always)]
-fn tool_name(input: &[u8], mut at: usize) -> Option<(usize, usize)> {
+fn tool_name(input: &[u8], mut at: usize, names: &impl Names) -> Option<(usize, usize)> {
     if input.get(at) != Some(&b'"') {
         at = skip_whitespace(input, at);
     }
@@ -251,7 +251,7 @@ fn tool_name(input: &[u8], mut at: usize) -> Option<(usize, usize)> {
     if input.get(end) != Some(&b'"') {
         return None;
     }
-    let index = catalog::find_name(&input[at + 1..end])?;
+    let index = names.find_name(&input[at + 1..end])?;
     Some((index, end + 1))
 }
 
@@ -303,7 +303,7 @@ fn next<'a>(tokens: &mut Tokenizer<'a>) -> Result<Token<'a>, Error> {
 type Member<'a> = Option<(Token<'a>, Token<'a>)>;
 
 #[inline]
-fn read(input: &[u8], tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
+fn read(input: &[u8], tokens: &mut Tokenizer<'_>, names: &impl Names) -> Result<Request, Error> {
     let open = next(tokens)?;
     if open.kind != Kind::ObjectStart {
         return Err(Error::not_an_object(open.at, open.kind.described()));
@@ -342,7 +342,7 @@ fn read(input: &[u8], tokens: &mut Tokenizer<'_>) -> Result<Request, Error> {
         members[field] = Some((key, value));
     };
 
-    understand(input, &members, call_end, close.at)
+    understand(input, &members, call_end, close.at, names)
 }
 
 /// What the members of a well-formed request object ask for; `close` is the offset of its `}`,
@@ -353,6 +353,7 @@ fn understand(
     members: &[Member<'_>; FIELD_NAMES.len()],
     call_end: usize,
     close: usize,
+    names: &impl Names,
 ) -> Result<Request, Error> {
     let (_, op) = members[OP].ok_or_else(|| Error::missing_field(close, "op"))?;
     let Some(op_index) = OP_NAMES.iter().position(|name| string_eq(op.raw, name)) else {
@@ -392,8 +393,8 @@ fn understand(
     })?;
     let op = match (tool, call) {
         (Some(value), _) => {
-            let tool = catalog::find(value.raw).ok_or_else(|| {
-                Error::unknown_tool(value.at, value.raw, catalog::closest(value.raw))
+            let tool = catalog::find(names, value.raw).ok_or_else(|| {
+                Error::unknown_tool(value.at, value.raw, catalog::closest(names, value.raw))
             })?;
             Op::ToolSchema { tool }
         }

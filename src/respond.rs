@@ -1,10 +1,15 @@
 //! The library's entry point: one request in, one response out.
 
+use crate::call::Call;
+use crate::catalog::{Compiled, Names};
 use crate::error::Error;
 use crate::quick_call;
-use crate::request::{self, Op};
+use crate::request::{self, Op, Request};
 use crate::verdict;
+use crate::wire::Shape;
 use crate::writer;
+use crate::writer::Declarations;
+use std::borrow::Cow;
 use std::io::Write;
 
 /// Answers one request: writes exactly the bytes the CLI prints for it, trailing newline
@@ -35,7 +40,7 @@ pub fn respond(input: &[u8], out: &mut impl Write) -> Result<(), Error> {
             None => {}
         }
     }
-    let request = match request::parse_quick(input) {
+    let request = match request::parse_quick(input, &Compiled) {
         Some(request) => request?,
         None => {
             if !call_first {
@@ -43,36 +48,62 @@ pub fn respond(input: &[u8], out: &mut impl Write) -> Result<(), Error> {
                     return answer.map_err(write_failed);
                 }
             }
-            request::parse_general(input)?
+            request::parse_general(input, &Compiled)?
         }
+    };
+    answer(
+        request,
+        &Compiled,
+        writer::COMPILED,
+        Cow::Borrowed,
+        out,
+        |call, shape, out| verdict::answer(input, call, shape, out),
+    )
+}
+
+/// Answers a request understood: a declaration or the list from `declarations`, a call
+/// through `check`. The one dispatch, for the compiled-in catalog and for one read at run time.
+/// `keep` turns a reason a shape cannot express a tool into one an error can hold: the
+/// compiled-in catalog's are `'static`; a run-time catalog's are copied, the one allocation its
+/// requests can make, and only for that refusal.
+#[inline(always)]
+pub(crate) fn answer<'d, W: Write>(
+    request: Request,
+    names: &impl Names,
+    declarations: Declarations<'d>,
+    keep: impl Fn(&'d str) -> Cow<'static, str>,
+    out: &mut W,
+    check: impl FnOnce(&Call, Shape, &mut W) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    let not_expressible = |tool: usize, reason: &'d str| {
+        let shape = request.shape;
+        Error::not_expressible(
+            names.held_name(tool),
+            shape.format().name(),
+            shape.strict(),
+            keep(reason),
+        )
     };
     match request.op {
         Op::ToolSchema { tool } => {
-            if let Some(reason) = writer::not_expressible(tool, request.shape) {
-                return Err(not_expressible(tool, request.shape, reason));
+            if let Some(reason) = declarations.not_expressible(tool, request.shape) {
+                return Err(not_expressible(tool, reason));
             }
-            writer::write_tool(out, tool, request.shape)
+            declarations.write_tool(out, tool, request.shape)
         }
         Op::ToolList => {
-            if let Some((tool, reason)) = writer::first_not_expressible(request.shape) {
-                return Err(not_expressible(tool, request.shape, reason));
+            if let Some((tool, reason)) = declarations.first_not_expressible(request.shape) {
+                return Err(not_expressible(tool, reason));
             }
-            writer::write_list(out, request.shape)
+            declarations.write_list(out, request.shape)
         }
-        Op::CheckCall { call } => verdict::answer(input, &call, request.shape, out),
+        Op::CheckCall { call } => check(&call, request.shape, out),
     }
     .map_err(write_failed)
 }
 
-/// The error for a tool that `shape` cannot express.
-#[cold]
-fn not_expressible(tool: usize, shape: crate::wire::Shape, reason: &'static str) -> Error {
-    let format = shape.format().name();
-    Error::not_expressible(crate::catalog::NAMES[tool], format, shape.strict(), reason)
-}
-
 /// The error for an answer that `out` refused.
-fn write_failed(err: std::io::Error) -> Error {
+pub(crate) fn write_failed(err: std::io::Error) -> Error {
     Error::io("cannot write the response", &err)
 }
 

@@ -8,7 +8,9 @@
 
 use crate::error::{Error, MAX_INPUT};
 use crate::respond::respond;
+use crate::runtime::RuntimeCatalog;
 use crate::sink::escaped;
+use crate::tokenizer::{decode, string_eq, Kind, Tokenizer};
 use crate::writer::MAX_OUTPUT;
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
@@ -41,7 +43,22 @@ const ROOM: usize = if MAX_OUTPUT > MAX_ERROR_LINE {
 ///
 /// Only a failure to read or write ends the stream early; it is returned as an `io` error.
 pub fn serve(input: &mut impl Read, output: &mut impl Write) -> Result<(), Error> {
+    serve_catalog(input, output, None)
+}
+
+/// [`serve`], over `catalog` when one is given (read at run time, as `--catalog` does), else the
+/// compiled-in one; and one more request, stream mode's own, for an MCP client's
+/// `notifications/tools/list_changed`: `{"op":"use_catalog","path":P}` reads the catalog file
+/// at `P` and answers `{"ok":true,"tools":N}`, and every later line is answered over it. A file
+/// that is refused gets the error line `bad_catalog`, with the reader's line, and the catalog in
+/// use stays. Lines are answered one after the other, so no answer mixes two catalogs.
+pub fn serve_catalog(
+    input: &mut impl Read,
+    output: &mut impl Write,
+    catalog: Option<RuntimeCatalog>,
+) -> Result<(), Error> {
     let mut out = Output {
+        catalog,
         sink: output,
         buf: [0; OUT_CAP],
         len: 0,
@@ -91,6 +108,8 @@ pub fn serve(input: &mut impl Read, output: &mut impl Write) -> Result<(), Error
 /// The output block being filled. It takes an answer in as many writes as its writer makes, and
 /// passes a full block on, so an answer of any length (a `check_call` echoes its arguments) fits.
 struct Output<'a, W: Write> {
+    /// The catalog read at run time, if one is in use.
+    catalog: Option<RuntimeCatalog>,
     sink: &'a mut W,
     buf: [u8; OUT_CAP],
     len: usize,
@@ -107,9 +126,24 @@ impl<W: Write> Output<'_, W> {
         if OUT_CAP - self.len < ROOM {
             self.flush()?;
         }
-        let Err(err) = respond(line, self) else {
+        let answer = match self.catalog.take() {
+            Some(catalog) => {
+                let answer = catalog.respond(line, self);
+                self.catalog = Some(catalog);
+                answer
+            }
+            None => respond(line, self),
+        };
+        let Err(err) = answer else {
             return Ok(());
         };
+        // `use_catalog` is an op only here: looked for once the request reader has refused the
+        // line for an op or a field it does not know (`path`), so other lines pay nothing.
+        if matches!(err.code(), "unknown_op" | "unknown_field") {
+            if let Some(path) = use_catalog(line) {
+                return self.use_catalog(path);
+            }
+        }
         if err.code() == "io" {
             // Our own output failed, not the request.
             return Err(err);
@@ -120,6 +154,25 @@ impl<W: Write> Output<'_, W> {
         self.write_all(err.code().as_bytes()).map_err(fail)?;
         self.write_all(b"\",\"message\":\"").map_err(fail)?;
         escaped(self, |text| write!(text, "{err}")).map_err(fail)?;
+        self.write_all(b"\"}}\n").map_err(fail)
+    }
+
+    /// Answers `use_catalog`: the new catalog, or the reason it was refused.
+    fn use_catalog(&mut self, path: Result<String, Error>) -> Result<(), Error> {
+        let fail = |err: io::Error| Error::io("cannot write standard output", &err);
+        let refusal = match path.map(|path| RuntimeCatalog::from_path(path.as_ref())) {
+            Ok(Ok(catalog)) => {
+                let tools = catalog.len();
+                self.catalog = Some(catalog);
+                return writeln!(self, "{{\"ok\":true,\"tools\":{tools}}}").map_err(fail);
+            }
+            Ok(Err(line)) => ("bad_catalog", line),
+            Err(err) => (err.code(), err.to_string()),
+        };
+        self.write_all(b"{\"error\":{\"code\":\"").map_err(fail)?;
+        self.write_all(refusal.0.as_bytes()).map_err(fail)?;
+        self.write_all(b"\",\"message\":\"").map_err(fail)?;
+        escaped(self, |text| text.write_str(&refusal.1)).map_err(fail)?;
         self.write_all(b"\"}}\n").map_err(fail)
     }
 
@@ -149,4 +202,50 @@ impl<W: Write> Write for Output<'_, W> {
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
+}
+
+/// The path of a `{"op":"use_catalog","path":P}` request, or what is wrong with one; `None`
+/// when the line is not one (any other request, or not JSON), for `respond` to answer.
+fn use_catalog(line: &[u8]) -> Option<Result<String, Error>> {
+    let mut tokens = Tokenizer::new(line);
+    if tokens.expect_token().ok()?.kind != Kind::ObjectStart {
+        return None;
+    }
+    let (mut op, mut path, mut other) = (None, None, None);
+    let close = loop {
+        let key = tokens.expect_token().ok()?;
+        if key.kind == Kind::ObjectEnd {
+            break key;
+        }
+        let value = tokens.expect_token().ok()?;
+        tokens.skip(value).ok()?;
+        if string_eq(key.raw, "op") && op.is_none() {
+            op = Some(value);
+        } else if string_eq(key.raw, "path") && path.is_none() {
+            path = Some((key, value));
+        } else if other.is_none() {
+            other = Some(key);
+        }
+    };
+    tokens.drain().ok()?;
+    if !op.is_some_and(|op| op.kind == Kind::String && string_eq(op.raw, "use_catalog")) {
+        return None;
+    }
+    if let Some(key) = other {
+        return Some(Err(Error::unknown_field(key.at, key.raw, "op, path")));
+    }
+    let Some((_, value)) = path else {
+        return Some(Err(Error::missing_field(close.at, "path")));
+    };
+    if value.kind != Kind::String {
+        return Some(Err(Error::wrong_type(
+            value.at,
+            "path",
+            Kind::String.described(),
+            value.kind.described(),
+        )));
+    }
+    let mut text = String::new();
+    decode(value.raw, |c| text.push(c));
+    Some(Ok(text))
 }

@@ -13,12 +13,13 @@
 use crate::call::{Arguments, Call, Span};
 use crate::canonical;
 use crate::catalog::MODEL;
-use crate::catalog::{self, Tool};
+use crate::catalog::{self, Names, Tool};
 use crate::check::{
     self, Bound, Found, Problem, Problems, Segment, What, MAX_PROBLEMS, MAX_SAFE_INTEGER,
 };
 use crate::error::{Error, MAX_INPUT};
-use crate::schema::{Scalar, Schema};
+use crate::regex::Regex;
+use crate::schema::{Model, Scalar, Schema};
 use crate::sink::escape;
 use crate::tokenizer::{decode, pieces, validate, Kind, Piece, Tokenizer};
 use crate::validate::Reason;
@@ -28,7 +29,7 @@ use std::io::{self, Write};
 
 /// What is wrong with the call as a whole, before its arguments are looked at one by one.
 enum Whole<'a> {
-    UnknownTool { closest: &'static str },
+    UnknownTool { closest: &'a str },
     Malformed(Error),
     Truncated { len: usize },
     NotObject { found: Found<'a>, holds_json: bool },
@@ -53,12 +54,70 @@ pub(crate) struct Parts<'a> {
     pub(crate) id: Option<&'a [u8]>,
 }
 
-/// Answers one `check_call`. Writes one line to `out`; only `out` can fail.
+/// Answers one `check_call` over the compiled-in catalog. Writes one line to `out`; only `out`
+/// can fail.
 pub(crate) fn answer(
     request: &[u8],
     call: &Call,
     shape: Shape,
     out: &mut impl Write,
+) -> io::Result<()> {
+    answer_with(
+        request,
+        call,
+        shape,
+        out,
+        &catalog::Compiled,
+        &|out, parts, tool, arguments, nullable| {
+            judge(out, parts, &catalog::TOOLS[tool], arguments, nullable)
+        },
+    )
+}
+
+/// Answers one `check_call` over a catalog read at run time: every tool is judged by
+/// `validate.rs`, which walks any model (see `docs/checking-calls.md` for what that changes).
+pub(crate) fn answer_any<W: Write>(
+    request: &[u8],
+    call: &Call,
+    shape: Shape,
+    out: &mut W,
+    names: &impl Names,
+    model: Model<'_>,
+    patterns: &dyn Fn(crate::schema::Text, &str) -> bool,
+) -> io::Result<()> {
+    answer_with(
+        request,
+        call,
+        shape,
+        out,
+        names,
+        &|out: &mut W, parts, tool, arguments, nullable| {
+            judge_any(
+                out,
+                parts,
+                model,
+                patterns,
+                &model.tools[tool],
+                arguments,
+                nullable,
+            )
+        },
+    )
+}
+
+/// How a catalog judges a call's arguments, one JSON text, for tool `tool` (an index), and
+/// writes the answer; the last argument is whether optional properties may be `null`.
+type Judge<'j, W> = dyn Fn(&mut W, &Parts<'_>, usize, &[u8], bool) -> io::Result<()> + 'j;
+
+/// Finds the tool, reads the arguments as the format gives them, and has `judge` answer.
+#[inline(always)]
+fn answer_with<W: Write>(
+    request: &[u8],
+    call: &Call,
+    shape: Shape,
+    out: &mut W,
+    names: &impl Names,
+    judge: &Judge<'_, W>,
 ) -> io::Result<()> {
     let text = |span: Span| &request[span.at..span.end];
     let parts = Parts {
@@ -66,11 +125,10 @@ pub(crate) fn answer(
         name: text(call.name),
         id: call.id.map(text),
     };
-    let Some(tool) = catalog::find(parts.name) else {
-        let closest = catalog::closest(parts.name);
+    let Some(tool) = catalog::find(names, parts.name) else {
+        let closest = names.name(catalog::closest_index(names, parts.name));
         return whole(out, &parts, Whole::UnknownTool { closest });
     };
-    let tool = &catalog::TOOLS[tool];
     // OpenAI strict makes every optional property nullable (see `wire.rs`); nothing else does.
     let nullable_optionals =
         shape.strict() && matches!(shape.format(), Format::OpenAi | Format::OpenAiResponses);
@@ -82,11 +140,11 @@ pub(crate) fn answer(
             // costs in proportion to its size, and most arguments are short.
             let literal = text(span);
             if literal.len() <= 512 {
-                decoded::<512, _>(out, &parts, tool, literal, nullable_optionals)
+                decoded::<512, _>(out, &parts, tool, literal, nullable_optionals, judge)
             } else if literal.len() <= 8192 {
-                decoded::<8192, _>(out, &parts, tool, literal, nullable_optionals)
+                decoded::<8192, _>(out, &parts, tool, literal, nullable_optionals, judge)
             } else {
-                decoded::<MAX_INPUT, _>(out, &parts, tool, literal, nullable_optionals)
+                decoded::<MAX_INPUT, _>(out, &parts, tool, literal, nullable_optionals, judge)
             }
         }
     }
@@ -98,9 +156,10 @@ pub(crate) fn answer(
 fn decoded<const N: usize, W: Write>(
     out: &mut W,
     parts: &Parts<'_>,
-    tool: &'static Tool,
+    tool: usize,
     literal: &[u8],
     nullable_optionals: bool,
+    judge: &Judge<'_, W>,
 ) -> io::Result<()> {
     let mut buffer = [0u8; N];
     let len = unescape(literal, &mut buffer);
@@ -144,7 +203,15 @@ fn judge(
     nullable_optionals: bool,
 ) -> io::Result<()> {
     if !tool.flat {
-        return judge_any(out, parts, tool, arguments, nullable_optionals);
+        return judge_any(
+            out,
+            parts,
+            MODEL,
+            &pattern_matches,
+            tool,
+            arguments,
+            nullable_optionals,
+        );
     }
     let mut tokens = Tokenizer::new(arguments);
     let mut problems = Problems::new();
@@ -179,7 +246,7 @@ fn judge(
         id_and_name(out, parts)?;
         return out.write_all(b",\"ok\":true}\n");
     }
-    invalid(out, parts, tool, &problems)
+    invalid(out, parts, MODEL, tool, &problems)
 }
 
 /// Judges `arguments` against a schema beyond the flat subset, with `validate.rs`: the syntax
@@ -187,7 +254,9 @@ fn judge(
 fn judge_any(
     out: &mut impl Write,
     parts: &Parts<'_>,
-    tool: &'static Tool,
+    model: Model<'_>,
+    patterns: &dyn Fn(crate::schema::Text, &str) -> bool,
+    tool: &Tool,
     arguments: &[u8],
     nullable_optionals: bool,
 ) -> io::Result<()> {
@@ -207,19 +276,13 @@ fn judge_any(
         };
         return whole(out, parts, Whole::NotObject { found, holds_json });
     }
-    match crate::validate::check(
-        MODEL,
-        &pattern_matches,
-        tool.input,
-        arguments,
-        nullable_optionals,
-    ) {
+    match crate::validate::check(model, patterns, tool.input, arguments, nullable_optionals) {
         None => {
             out.write_all(b"{\"arguments\":")?;
             canonical::any_value(
                 out,
-                MODEL,
-                &pattern_matches,
+                model,
+                patterns,
                 Some(tool.input),
                 arguments,
                 crate::tokenizer::skip_whitespace(arguments, 0),
@@ -230,8 +293,8 @@ fn judge_any(
         }
         Some(failure) => {
             let mut problems = Problems::new();
-            problems.schema(&failure, arguments);
-            invalid(out, parts, tool, &problems)
+            problems.schema(model, &failure, arguments);
+            invalid(out, parts, model, tool, &problems)
         }
     }
 }
@@ -239,19 +302,25 @@ fn judge_any(
 /// Whether `text` matches the compiled-in catalog's `pattern`: every pattern of the catalog is
 /// compiled once, on the first call that needs one, and kept for the process.
 fn pattern_matches(pattern: crate::schema::Text, text: &str) -> bool {
-    use crate::regex::Regex;
     static COMPILED: std::sync::OnceLock<Vec<(u32, Regex)>> = std::sync::OnceLock::new();
-    let compiled = COMPILED.get_or_init(|| {
-        let mut all: Vec<(u32, Regex)> = MODEL
-            .nodes
-            .iter()
-            .filter_map(|node| node.pattern)
-            .filter_map(|pattern| Some((pattern.start, Regex::new(MODEL.str(pattern)).ok()?)))
-            .collect();
-        all.sort_by_key(|(start, _)| *start);
-        all.dedup_by_key(|(start, _)| *start);
-        all
-    });
+    matches(COMPILED.get_or_init(|| patterns(MODEL)), pattern, text)
+}
+
+/// Every `pattern` of `model`, compiled, by where its text starts: what [`matches`] reads.
+pub(crate) fn patterns(model: Model<'_>) -> Vec<(u32, Regex)> {
+    let mut all: Vec<(u32, Regex)> = model
+        .nodes
+        .iter()
+        .filter_map(|node| node.pattern)
+        .filter_map(|pattern| Some((pattern.start, Regex::new(model.str(pattern)).ok()?)))
+        .collect();
+    all.sort_by_key(|(start, _)| *start);
+    all.dedup_by_key(|(start, _)| *start);
+    all
+}
+
+/// Whether `text` matches `pattern`, one of `compiled` ([`patterns`]).
+pub(crate) fn matches(compiled: &[(u32, Regex)], pattern: crate::schema::Text, text: &str) -> bool {
     compiled
         .binary_search_by_key(&pattern.start, |(start, _)| *start)
         .is_ok_and(|i| compiled[i].1.is_match(text))
@@ -333,7 +402,8 @@ fn whole<W: Write>(out: &mut W, parts: &Parts<'_>, problem: Whole<'_>) -> io::Re
 pub(crate) fn invalid<W: Write>(
     out: &mut W,
     parts: &Parts<'_>,
-    tool: &'static Tool,
+    model: Model<'_>,
+    tool: &Tool,
     problems: &Problems<'_>,
 ) -> io::Result<()> {
     out.write_all(b"{\"errors\":[")?;
@@ -344,7 +414,7 @@ pub(crate) fn invalid<W: Write>(
     let mut cached = 0;
     for problem in problems.iter() {
         let start = cache.len;
-        if message(&mut cache, tool, problem).is_err() {
+        if message(&mut cache, model, tool, problem).is_err() {
             cache.len = start;
             break;
         }
@@ -355,7 +425,7 @@ pub(crate) fn invalid<W: Write>(
         if i < cached {
             out.write_all(&cache.bytes[if i == 0 { 0 } else { ends[i - 1] }..ends[i]])
         } else {
-            live(out, |text| message(text, tool, problem))
+            live(out, |text| message(text, model, tool, problem))
         }
     };
     let mut path = Line::<128>::new();
@@ -658,7 +728,12 @@ fn whole_message(text: &mut impl Text, parts: &Parts<'_>, problem: &Whole<'_>) -
 
 /// One problem's message: a sentence for the model that names the argument, what was expected
 /// and what was found.
-fn message(text: &mut impl Text, tool: &Tool, problem: &Problem<'_>) -> fmt::Result {
+fn message(
+    text: &mut impl Text,
+    model: Model<'_>,
+    tool: &Tool,
+    problem: &Problem<'_>,
+) -> fmt::Result {
     match problem.what {
         What::Unknown { object } => {
             text.raw(b"unknown argument ")?;
@@ -666,7 +741,7 @@ fn message(text: &mut impl Text, tool: &Tool, problem: &Problem<'_>) -> fmt::Res
             text.raw(b"; ")?;
             let steps = problem.path.steps();
             if steps.len() <= 1 {
-                text.write_str(MODEL.str(tool.name))?;
+                text.write_str(model.str(tool.name))?;
             } else {
                 text.raw(b"\\\"")?;
                 name(text, &steps[..steps.len() - 1])?;
@@ -683,7 +758,7 @@ fn message(text: &mut impl Text, tool: &Tool, problem: &Problem<'_>) -> fmt::Res
             text.raw(b"missing required argument ")?;
             argument(text, problem)?;
             text.raw(b", which must be ")?;
-            expected(text, MODEL.node(property.schema), false)
+            expected(text, model.node(property.schema), false)
         }
         What::WrongType {
             expected: schema,
@@ -764,7 +839,7 @@ fn message(text: &mut impl Text, tool: &Tool, problem: &Problem<'_>) -> fmt::Res
                 text.raw(b"argument ")?;
                 argument(text, problem)?;
                 text.raw(b" ")?;
-                crate::validate::reason(text, MODEL, node, reason)?;
+                crate::validate::reason(text, model, node, reason)?;
                 if !matches!(
                     reason,
                     Reason::TooDeep | Reason::TooComplex | Reason::Unique
@@ -785,11 +860,11 @@ fn message(text: &mut impl Text, tool: &Tool, problem: &Problem<'_>) -> fmt::Res
                     text.raw(b", ")?;
                 }
                 match value {
-                    Scalar::String(value) => crate::validate::quoted(text, MODEL.str(*value))?,
-                    Scalar::Number(number) => text.write_str(MODEL.str(number.text))?,
+                    Scalar::String(value) => crate::validate::quoted(text, model.str(*value))?,
+                    Scalar::Number(number) => text.write_str(model.str(number.text))?,
                     Scalar::Boolean(value) => write!(text, "{value}")?,
                     Scalar::Null => text.raw(b"null")?,
-                    Scalar::Json(json) => text.write_str(MODEL.str(*json))?,
+                    Scalar::Json(json) => text.write_str(model.str(*json))?,
                 }
             }
             if values.len() > LISTED {

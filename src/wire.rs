@@ -5,6 +5,7 @@
 //! `writer.rs`). Keys are written in byte order by hand; the tests check the output.
 //! Each rule below was checked against the provider's own documentation, cited beside it.
 
+use crate::error::MAX_REASON;
 use crate::schema::{
     DefsKeyword, Model, NodeId, Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm, Types,
 };
@@ -1166,6 +1167,19 @@ pub(crate) struct Rendered {
     pub(crate) spans: Vec<(usize, usize, bool)>,
 }
 
+/// A reason no longer than [`MAX_REASON`] bytes (a `$ref` it names may be long), ending in
+/// `...` where it was cut, so that an error can hold it whole.
+fn cut_reason(reason: &str) -> std::borrow::Cow<'_, str> {
+    if reason.len() <= MAX_REASON {
+        return reason.into();
+    }
+    let mut end = MAX_REASON - 3;
+    while !reason.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &reason[..end]).into()
+}
+
 /// Renders every tool of `model` in every shape. `build.rs` runs it for the compiled-in
 /// catalog, whose bytes the library then carries; a test renders the generated tables again.
 #[cfg_attr(not(test), allow(dead_code))]
@@ -1184,7 +1198,7 @@ pub(crate) fn render(model: Model<'_>) -> Rendered {
                     (start, out.len(), true)
                 }
                 Err(reason) => {
-                    out.raw(reason.as_bytes());
+                    out.raw(cut_reason(&reason).as_bytes());
                     (start, out.len(), false)
                 }
             };

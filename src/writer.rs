@@ -19,55 +19,94 @@ include!(concat!(env!("OUT_DIR"), "/layout.rs"));
 /// when the shape cannot express the tool (see [`not_expressible`]).
 #[inline]
 pub fn declaration(tool: usize, shape: Shape) -> Option<&'static [u8]> {
-    (tool < TOOLS.len() && not_expressible(tool, shape).is_none()).then(|| {
-        let answer = answer(tool, shape);
-        &answer[..answer.len() - 1]
-    })
+    COMPILED.declaration(tool, shape)
 }
 
 /// Why `shape` cannot express tool `tool` (a valid index), if it cannot: a keyword the provider
 /// documents no equivalent for, named with the provider's own words where it has them.
 #[inline]
 pub fn not_expressible(tool: usize, shape: Shape) -> Option<&'static str> {
-    let (start, end, declared) = SPANS[slot(shape, tool, TOOLS.len())];
-    if declared {
-        return None;
+    COMPILED.not_expressible(tool, shape)
+}
+
+/// The compiled-in catalog's declarations.
+pub(crate) const COMPILED: Declarations<'static> = Declarations {
+    rendered: RENDERED,
+    spans: &SPANS,
+    tools: TOOLS.len(),
+};
+
+/// A catalog's declarations, rendered once, and where each sits: the compiled-in catalog's
+/// ([`COMPILED`]), or one read at run time. Every answer is a slice of `rendered`.
+#[derive(Clone, Copy)]
+pub(crate) struct Declarations<'a> {
+    /// Every declaration and its newline, or the reason a shape cannot express it, in
+    /// [`slot`] order.
+    pub(crate) rendered: &'a [u8],
+    /// Each one's start and end in `rendered`, and whether it is a declaration.
+    pub(crate) spans: &'a [(usize, usize, bool)],
+    /// How many tools.
+    pub(crate) tools: usize,
+}
+
+impl<'a> Declarations<'a> {
+    /// [`declaration`], for this catalog.
+    #[inline]
+    pub(crate) fn declaration(self, tool: usize, shape: Shape) -> Option<&'a [u8]> {
+        (tool < self.tools && self.not_expressible(tool, shape).is_none()).then(|| {
+            let answer = self.answer(tool, shape);
+            &answer[..answer.len() - 1]
+        })
     }
-    std::str::from_utf8(&RENDERED[start..end]).ok()
-}
 
-/// The first tool of the catalog that `shape` cannot express, and why.
-pub(crate) fn first_not_expressible(shape: Shape) -> Option<(usize, &'static str)> {
-    (0..TOOLS.len()).find_map(|tool| Some((tool, not_expressible(tool, shape)?)))
-}
-
-/// The declaration of tool `tool`, a valid index, and its newline.
-#[inline]
-fn answer(tool: usize, shape: Shape) -> &'static [u8] {
-    let (start, end, _) = SPANS[slot(shape, tool, TOOLS.len())];
-    &RENDERED[start..end]
-}
-
-/// A whole `tool_schema` response: the declaration and its newline, in one write. `tool` is an
-/// index that the catalog's lookup returned.
-#[inline]
-pub(crate) fn write_tool(out: &mut impl Write, tool: usize, shape: Shape) -> io::Result<()> {
-    out.write_all(answer(tool, shape))
-}
-
-/// A whole `tool_list` response: every declaration in catalog order, as one JSON array on one
-/// line.
-#[inline]
-pub(crate) fn write_list(out: &mut impl Write, shape: Shape) -> io::Result<()> {
-    out.write_all(b"[")?;
-    for tool in 0..TOOLS.len() {
-        if tool > 0 {
-            out.write_all(b",")?;
+    /// [`not_expressible`], for this catalog.
+    #[inline]
+    pub(crate) fn not_expressible(self, tool: usize, shape: Shape) -> Option<&'a str> {
+        let (start, end, declared) = self.spans[slot(shape, tool, self.tools)];
+        if declared {
+            return None;
         }
-        let answer = answer(tool, shape);
-        out.write_all(&answer[..answer.len() - 1])?;
+        std::str::from_utf8(&self.rendered[start..end]).ok()
     }
-    out.write_all(b"]\n")
+
+    /// The first tool of the catalog that `shape` cannot express, and why.
+    pub(crate) fn first_not_expressible(self, shape: Shape) -> Option<(usize, &'a str)> {
+        (0..self.tools).find_map(|tool| Some((tool, self.not_expressible(tool, shape)?)))
+    }
+
+    /// The declaration of tool `tool`, a valid index, and its newline.
+    #[inline]
+    fn answer(self, tool: usize, shape: Shape) -> &'a [u8] {
+        let (start, end, _) = self.spans[slot(shape, tool, self.tools)];
+        &self.rendered[start..end]
+    }
+
+    /// A whole `tool_schema` response: the declaration and its newline, in one write. `tool`
+    /// is an index that the catalog's lookup returned.
+    #[inline]
+    pub(crate) fn write_tool(
+        self,
+        out: &mut impl Write,
+        tool: usize,
+        shape: Shape,
+    ) -> io::Result<()> {
+        out.write_all(self.answer(tool, shape))
+    }
+
+    /// A whole `tool_list` response: every declaration in catalog order, as one JSON array on
+    /// one line.
+    #[inline]
+    pub(crate) fn write_list(self, out: &mut impl Write, shape: Shape) -> io::Result<()> {
+        out.write_all(b"[")?;
+        for tool in 0..self.tools {
+            if tool > 0 {
+                out.write_all(b",")?;
+            }
+            let answer = self.answer(tool, shape);
+            out.write_all(&answer[..answer.len() - 1])?;
+        }
+        out.write_all(b"]\n")
+    }
 }
 
 /// Every declaration, each followed by its newline, in [`SPANS`]' order: rendered by

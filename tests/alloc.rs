@@ -213,3 +213,36 @@ fn respond_and_serve_allocate_nothing() {
     assert!(answers.len() > 100_000);
     assert_eq!(count, 0, "serve allocated");
 }
+
+/// A catalog read at run time (the default one, and seed 003's with its nested schemas) is
+/// answered without allocating too, every request and call above: after loading, only an
+/// error that names one of its tools (`unknown_tool`'s closest name, `unsupported`'s tool)
+/// copies that name, since a stream may replace the catalog while the error lives.
+#[test]
+fn a_catalog_read_at_run_time_allocates_nothing_per_request() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut answered = 0;
+    for file in ["src/catalog.json", "tests/catalogs/reasonix/catalog.json"] {
+        let bytes = std::fs::read(format!("{root}/{file}")).unwrap();
+        let catalog = tool_schema::RuntimeCatalog::from_bytes(&bytes).unwrap();
+        let mut out = Vec::with_capacity(64 * 1024);
+        for request in requests().iter().chain(&calls()) {
+            let mut code = None;
+            let count = allocations(|| {
+                out.clear();
+                code = catalog.respond(request, &mut out).err().map(|err| err.code());
+            });
+            if matches!(code, Some("unknown_tool" | "unsupported")) {
+                continue;
+            }
+            assert_eq!(
+                count,
+                0,
+                "{file}: {}",
+                String::from_utf8_lossy(&request[..request.len().min(80)])
+            );
+            answered += 1;
+        }
+    }
+    assert!(answered > 100, "{answered}");
+}

@@ -134,6 +134,85 @@ fn every_answer(binary: &Path, tools: &[String]) -> Vec<(String, Answer)> {
     answers
 }
 
+/// The default binary's whole output for one request, over `catalog` read at run time
+/// (`--catalog`).
+fn run_at_run_time(catalog: &Path, request: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tool-schema"))
+        .arg("--catalog")
+        .arg(catalog)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(request.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("the binary runs")
+}
+
+/// Issue 19's exactness: the default binary given `catalog` with `--catalog` answers as
+/// `binary`, built with it, does: exit status, stdout and stderr, byte for byte, for each tool
+/// and the list in 8 shapes (refusals too), an unknown tool, a tool named with an escape, and
+/// `check_call` with `{}` to each tool in every format, strict and not. A tool outside the flat
+/// subset is judged by the same code either way, so its answer is compared whole; a flat tool,
+/// which the compiled-in catalog reads with its own reader (up to 16 problems, each message
+/// saying what to send), gets the same verdict and, when valid, the same bytes. How many
+/// answers were compared whole.
+fn assert_run_time_catalog_agrees(binary: &Path, catalog: &Path, tools: &[String]) -> usize {
+    let bytes = std::fs::read(catalog).unwrap();
+    let read = tool_schema::catalog_file::read(&bytes).unwrap();
+    let model = read.model();
+    let mut requests: Vec<(String, bool)> = Vec::new();
+    for (format, strict) in SHAPES {
+        for tool in tools.iter().map(Some).chain([None]) {
+            requests.push((request(tool.map(String::as_str), format, strict), true));
+        }
+        let first = &tools[0];
+        requests.push((request(Some(&first[1..]), format, strict), true));
+        let escaped = format!("\\u{:04x}{}", first.as_bytes()[0], &first[1..]);
+        requests.push((request(Some(&escaped), format, strict), true));
+        for (index, tool) in tools.iter().enumerate() {
+            let call = match format {
+                "openai" => format!(
+                    r#"{{"id":"c1","type":"function","function":{{"name":"{tool}","arguments":"{{}}"}}}}"#
+                ),
+                "openai_responses" => format!(
+                    r#"{{"type":"function_call","call_id":"c1","name":"{tool}","arguments":"{{}}"}}"#
+                ),
+                "anthropic" => {
+                    format!(r#"{{"type":"tool_use","id":"c1","name":"{tool}","input":{{}}}}"#)
+                }
+                "gemini" => format!(r#"{{"name":"{tool}","args":{{}}}}"#),
+                _ => format!(r#"{{"name":"{tool}","arguments":{{}}}}"#),
+            };
+            let whole = !model.tools[index].flat;
+            requests.push((
+                format!(
+                    r#"{{"op":"check_call","format":"{format}","strict":{strict},"call":{call}}}"#
+                ),
+                whole,
+            ));
+        }
+    }
+    let mut compared = 0;
+    for (request, whole) in &requests {
+        let (compiled, run_time) = (run(binary, request), run_at_run_time(catalog, request));
+        let what = format!("{}: {request}", catalog.display());
+        assert_eq!(compiled.status.code(), run_time.status.code(), "{what}");
+        if *whole || compiled.stdout.windows(10).any(|w| w == b"\"ok\":true}") {
+            common::assert_same_bytes(&run_time.stdout, &compiled.stdout, &what);
+            common::assert_same_bytes(&run_time.stderr, &compiled.stderr, &what);
+            compared += 1;
+        } else {
+            let ok = |out: &Output| out.stdout.windows(10).any(|w| w == b"\"ok\":true}");
+            assert_eq!(ok(&compiled), ok(&run_time), "{what}");
+        }
+    }
+    compared
+}
+
 /// The golden answer of `tool` (or `tool_list`) in a shape, from `dir/<format>/`: the
 /// `.json` file's bytes, or `error:<code>` from the `.error` file of a request that is refused.
 fn golden(dir: &Path, format: &str, strict: bool, tool: &str) -> Vec<u8> {
@@ -305,6 +384,7 @@ fn round_trip(catalog: &Path, name: &str, golden: &Path) {
         matches_golden_files(&first, &tools, golden),
         8 * (tools.len() + 1)
     );
+    assert!(assert_run_time_catalog_agrees(&first, catalog, &tools) >= 8 * (tools.len() + 3));
     let list = ask(&first, r#"{"op":"tool_list","format":"mcp"}"#);
     let again = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-mcp-list.json"));
     std::fs::write(&again, &list).unwrap();
@@ -348,7 +428,7 @@ fn no_request_allocates_over_seed_003s_catalog() {
         .expect("cargo runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        out.status.success() && stdout.contains("test result: ok. 2 passed"),
+        out.status.success() && stdout.contains("test result: ok. 3 passed"),
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -432,16 +512,30 @@ fn a_dependent_crate_sets_the_catalog_in_its_cargo_config() {
 #[test]
 fn check_call_over_a_catalog_of_bounds_matches_its_golden_files() {
     let root = Path::new(MANIFEST);
-    let binary = binary(&root.join("tests/catalogs/bounds/catalog.json"), "bounds");
+    let catalog = root.join("tests/catalogs/bounds/catalog.json");
+    let binary = binary(&catalog, "bounds");
     let dir = root.join("tests/calls/bounds");
     let mut checked = 0;
     for (name, request) in common::call_cases_in(&dir, common::BOUNDS_CALLS) {
         let want = std::fs::read(dir.join(format!("golden/{name}.json")))
             .unwrap_or_else(|err| panic!("golden/{name}.json: {err}"));
         common::assert_same_bytes(&ask(&binary, &request), &want, &name);
+        // Read at run time, a flat tool gets the same verdict, and a valid call the same bytes.
+        let run_time = run_at_run_time(&catalog, &request).stdout;
+        let valid = want.windows(10).any(|w| w == b"\"ok\":true}");
+        assert_eq!(
+            valid,
+            run_time.windows(10).any(|w| w == b"\"ok\":true}"),
+            "{name}"
+        );
+        if valid {
+            common::assert_same_bytes(&run_time, &want, &name);
+        }
         checked += 1;
     }
     assert_eq!(checked, common::BOUNDS_CALLS);
+    let tools = names(&catalog);
+    assert!(assert_run_time_catalog_agrees(&binary, &catalog, &tools) >= 8 * 4);
 }
 
 /// The catalogs that pydantic, zod and six published MCP servers write (`tests/catalogs/`,
@@ -537,6 +631,7 @@ fn framework_catalogs_build_and_their_mcp_list_gives_the_same_bytes() {
             refused.push(format!("{request} {line}"));
         }
         assert_eq!(refused.len(), unsupported, "{catalog}: {refused:#?}");
+        assert!(assert_run_time_catalog_agrees(&first, &root.join(catalog), &tools) >= 8 * 4);
         let list = ask(&first, r#"{"op":"tool_list","format":"mcp"}"#);
         let again =
             PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-mcp-list.json"));

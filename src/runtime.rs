@@ -1,0 +1,188 @@
+//! A catalog read at run time: an MCP client's tools, known only when it connects, or a
+//! gateway's, or a harness's without a Rust toolchain.
+//!
+//! It goes through what the build goes through: the reader (`catalog_file.rs`, the one home of
+//! the rules, so a refusal is the build's own line), the model, and the renderer (`wire.rs`),
+//! run once when the catalog is read. A request is then answered by the same request reader
+//! and the same dispatch as the compiled-in catalog, as slices of what was rendered, with no
+//! allocation. Calls are judged by `validate.rs`, which walks any model; the compiled-in
+//! catalog's flat tools have their own reader (`check.rs`, `quick_call.rs`), which reports up
+//! to 16 problems where `validate.rs` reports the deepest one (docs/checking-calls.md).
+
+use crate::catalog::{self, Names};
+use crate::catalog_file::{self, CatalogError, MAX_CATALOG};
+use crate::error::Error;
+use crate::regex::Regex;
+use crate::request;
+use crate::respond;
+use crate::schema::{Model, OwnedModel, Text};
+use crate::verdict;
+use crate::wire;
+use crate::writer::Declarations;
+use std::borrow::Cow;
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// A catalog file read, checked and rendered at run time, answering requests as
+/// [`respond()`](crate::respond()) does for the compiled-in one.
+///
+/// ```
+/// let file = br#"[{"name":"read_file","description":"Reads a file.",
+///   "inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}]"#;
+/// let catalog = tool_schema::RuntimeCatalog::from_bytes(file).unwrap();
+/// let mut out = Vec::new();
+/// catalog.respond(br#"{"op":"tool_schema","tool":"read_file","format":"anthropic"}"#, &mut out)?;
+/// assert_eq!(
+///     out,
+///     b"{\"description\":\"Reads a file.\",\"input_schema\":{\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"],\"type\":\"object\"},\"name\":\"read_file\"}\n"
+/// );
+/// # Ok::<(), tool_schema::Error>(())
+/// ```
+pub struct RuntimeCatalog {
+    model: OwnedModel,
+    /// Every declaration in every shape, or why a shape cannot express it, and where each sits.
+    rendered: wire::Rendered,
+    /// The tools' names, hashed as the compiled-in catalog's are.
+    index: Vec<(u32, u32)>,
+    /// Each tool's optional properties, for Anthropic strict's limits, and their sum.
+    optional: Vec<usize>,
+    optional_in_all: usize,
+    /// Every `pattern`, compiled once.
+    patterns: Vec<(u32, Regex)>,
+    /// The longest answer to a `tool_list`, over every shape.
+    longest: usize,
+}
+
+impl RuntimeCatalog {
+    /// Reads a catalog file's bytes (an MCP `tools/list` array) by the build's rules; a
+    /// refusal is the build's line (tool, JSON Pointer, rule). At most
+    /// [`MAX_CATALOG`](crate::catalog_file::MAX_CATALOG) bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<RuntimeCatalog, CatalogError> {
+        let model = catalog_file::read(bytes)?;
+        let view = model.model();
+        let rendered = wire::render(view);
+        let tools = view.tools.len();
+        let index = catalog::index((0..tools).map(|tool| view.name(tool)));
+        let optional: Vec<usize> = view
+            .tools
+            .iter()
+            .map(|tool| catalog::optional_properties(view, view.input(tool)))
+            .collect();
+        let optional_in_all = optional.iter().sum();
+        let patterns = verdict::patterns(view);
+        // "[" and "]"; each declaration's newline pays for its comma, the last one's for the
+        // list's own newline (as build.rs measures the compiled-in catalog).
+        let longest = rendered
+            .spans
+            .chunks(tools.max(1))
+            .map(|shape| {
+                2 + shape
+                    .iter()
+                    .map(|(start, end, _)| end - start)
+                    .sum::<usize>()
+            })
+            .max()
+            .unwrap_or(0);
+        Ok(RuntimeCatalog {
+            model,
+            rendered,
+            index,
+            optional,
+            optional_in_all,
+            patterns,
+            longest,
+        })
+    }
+
+    /// Reads the catalog file at `path`, as given: at most
+    /// [`MAX_CATALOG`](crate::catalog_file::MAX_CATALOG) bytes, no `$ref` outside it followed,
+    /// nothing fetched. A refusal is one line: the path, then the reader's.
+    pub fn from_path(path: &Path) -> Result<RuntimeCatalog, String> {
+        let shown = path.display();
+        let file = std::fs::File::open(path).map_err(|err| format!("{shown}: {err}"))?;
+        let mut bytes = Vec::new();
+        file.take(MAX_CATALOG as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|err| format!("{shown}: {err}"))?;
+        RuntimeCatalog::from_bytes(&bytes).map_err(|err| format!("{shown}: {err}"))
+    }
+
+    /// How many tools.
+    pub fn len(&self) -> usize {
+        self.model.tools.len()
+    }
+
+    /// Whether the catalog has no tools (the reader refuses such a file, so never).
+    pub fn is_empty(&self) -> bool {
+        self.model.tools.is_empty()
+    }
+
+    /// No answer of this catalog is longer than this many bytes: what
+    /// [`MAX_OUTPUT`](crate::MAX_OUTPUT) is for the compiled-in one.
+    pub fn max_output(&self) -> usize {
+        self.longest
+    }
+
+    /// Answers one request over this catalog: the bytes [`respond()`](crate::respond()) writes
+    /// for a binary compiled with the same file. Allocates nothing.
+    pub fn respond(&self, input: &[u8], out: &mut impl Write) -> Result<(), Error> {
+        let request = match request::parse_quick(input, self) {
+            Some(request) => request?,
+            None => request::parse_general(input, self)?,
+        };
+        let model = self.model.model();
+        let declarations = Declarations {
+            rendered: &self.rendered.bytes,
+            spans: &self.rendered.spans,
+            tools: self.len(),
+        };
+        let patterns = |pattern: Text, text: &str| verdict::matches(&self.patterns, pattern, text);
+        // A reason is copied into the error that reports it: this catalog may be replaced
+        // (a stream's `use_catalog`) while the error lives.
+        let keep = |reason: &str| Cow::Owned(reason.to_owned());
+        respond::answer(
+            request,
+            self,
+            declarations,
+            keep,
+            out,
+            |call, shape, out| verdict::answer_any(input, call, shape, out, self, model, &patterns),
+        )
+    }
+
+    fn view(&self) -> Model<'_> {
+        self.model.model()
+    }
+}
+
+impl Names for RuntimeCatalog {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn name(&self, tool: usize) -> &str {
+        self.view().name(tool)
+    }
+
+    fn held_name(&self, tool: usize) -> Cow<'static, str> {
+        Cow::Owned(self.name(tool).to_owned())
+    }
+
+    fn find_name(&self, name: &[u8]) -> Option<usize> {
+        let model = self.view();
+        catalog::find_indexed(
+            &self.index,
+            self.len(),
+            |tool| model.bytes(model.tools[tool].name),
+            name,
+        )
+    }
+
+    fn optional(&self, tool: usize) -> usize {
+        self.optional[tool]
+    }
+
+    fn optional_in_all(&self) -> usize {
+        self.optional_in_all
+    }
+}
