@@ -5,13 +5,11 @@
 //! and sorting an object is sorting its members by property index. Only objects reorder; the
 //! members of one object are gathered into a scratch array, sorted, and written, and each
 //! value is read again where it starts. Recursion follows the schema (the catalog's deepest
-//! path, see `catalog::MAX_NESTING`), never the input: the arguments have been checked against
+//! path, see `catalog::MAX_NESTING`, or a run-time catalog's), never the input: the arguments have been checked against
 //! that schema already.
 
-use crate::catalog::MODEL;
-use crate::catalog::PATH_PROPERTIES;
 use crate::check::{number, property_index};
-use crate::schema::{Schema, Type};
+use crate::schema::{Model, Schema, Type};
 use crate::sink::escape;
 use crate::tokenizer::{pieces, Kind, Piece, Stop, Tokenizer};
 use std::cmp::Ordering;
@@ -20,21 +18,26 @@ use std::io::{self, Write};
 /// Writes the value of `schema` that starts at `at` in `arguments` (checked, so valid JSON of
 /// the schema's types) in canonical form. A `null` member is left out: the checker accepts one
 /// only for an optional property that the declaration made nullable, and it means "not given".
-pub(crate) fn value(
+///
+/// `PROPERTIES` is the most properties along any path of the catalog's flat tools: the
+/// compiled-in catalog's own count, or a bound that a catalog read at run time is held to.
+pub(crate) fn value<const PROPERTIES: usize>(
     out: &mut impl Write,
+    model: Model<'_>,
     arguments: &[u8],
     at: usize,
-    schema: &'static Schema,
+    schema: &Schema,
 ) -> io::Result<()> {
-    let mut scratch = [(0u32, 0u32); PATH_PROPERTIES];
-    write_value(out, arguments, at, schema, &mut scratch)
+    let mut scratch = [(0u32, 0u32); PROPERTIES];
+    write_value(out, model, arguments, at, schema, &mut scratch)
 }
 
 fn write_value(
     out: &mut impl Write,
+    model: Model<'_>,
     arguments: &[u8],
     at: usize,
-    schema: &'static Schema,
+    schema: &Schema,
     scratch: &mut [(u32, u32)],
 ) -> io::Result<()> {
     let mut tokens = Tokenizer::new(&arguments[at..]);
@@ -46,7 +49,7 @@ fn write_value(
         Kind::Number => write_number(out, number(first.raw)),
         Kind::True | Kind::False | Kind::Null => out.write_all(first.raw),
         Kind::ArrayStart => {
-            let items = MODEL.node(schema.items.ok_or_else(unexpected)?);
+            let items = model.node(schema.items.ok_or_else(unexpected)?);
             out.write_all(b"[")?;
             let mut written = 0;
             loop {
@@ -57,7 +60,7 @@ fn write_value(
                 if written > 0 {
                     out.write_all(b",")?;
                 }
-                write_value(out, arguments, at + item.at, items, scratch)?;
+                write_value(out, model, arguments, at + item.at, items, scratch)?;
                 tokens.skip(item).map_err(|Stop| unexpected())?;
                 written += 1;
             }
@@ -66,7 +69,7 @@ fn write_value(
         Kind::ObjectStart if schema.ty == Type::Object && !schema.has_properties => {
             // A free-form object: its members as they are, in canonical order.
             // No node below a free-form object: nothing is matched.
-            any_value(out, MODEL, &|_, _| true, None, arguments, at, false)
+            any_value(out, model, &|_, _| true, None, arguments, at, false)
         }
         Kind::ObjectStart if schema.ty == Type::Object => {
             let mut members = 0;
@@ -76,7 +79,7 @@ fn write_value(
                     break;
                 }
                 let value = tokens.expect_token().map_err(|Stop| unexpected())?;
-                let index = property_index(schema, key.raw).ok_or_else(unexpected)?;
+                let index = property_index(model, schema, key.raw).ok_or_else(unexpected)?;
                 if value.kind != Kind::Null {
                     let slot = scratch.get_mut(members).ok_or_else(unexpected)?;
                     *slot = (index as u32, (at + value.at) as u32);
@@ -88,15 +91,16 @@ fn write_value(
             mine.sort_unstable();
             out.write_all(b"{")?;
             for (i, &(index, value_at)) in mine.iter().enumerate() {
-                let property = &MODEL.properties(schema)[index as usize];
+                let property = &model.properties(schema)[index as usize];
                 out.write_all(if i == 0 { b"\"" } else { b",\"" })?;
-                out.write_all(MODEL.str(property.name).as_bytes())?;
+                out.write_all(model.str(property.name).as_bytes())?;
                 out.write_all(b"\":")?;
                 write_value(
                     out,
+                    model,
                     arguments,
                     value_at as usize,
-                    MODEL.node(property.schema),
+                    model.node(property.schema),
                     rest,
                 )?;
             }

@@ -45,6 +45,16 @@ const TABLES: Model<'static> = Model {
     definitions: &DEFINITION_TABLE,
 };
 
+/// Whether every tool's schema is in the flat subset that `check.rs` reads (see
+/// [`Tool::flat`]): the checker's fixed arrays are then sized by the catalog alone.
+pub(crate) const ALL_FLAT: bool = {
+    let mut i = 0;
+    while i < TOOL_TABLE.len() && TOOL_TABLE[i].flat {
+        i += 1;
+    }
+    i == TOOL_TABLE.len()
+};
+
 /// Every tool's name, in catalog order.
 pub const NAMES: [&str; TOOLS.len()] = {
     let mut names = [""; TOOLS.len()];
@@ -533,28 +543,35 @@ pub(crate) fn valid_end(tool: usize) -> &'static [u8] {
     &VALID_ENDS[VALID_END_AT[tool] as usize..VALID_END_AT[tool + 1] as usize]
 }
 
-/// Bounds of the call checker's fixed arrays, taken from the catalog's deepest path: how many
+/// Bounds of the call checker's fixed arrays, taken from the deepest path of the catalog's flat
+/// tools (the ones `check.rs` reads): how many
 /// arrays and objects nest along it ([`MAX_NESTING`]), how many 64-bit words mark which of its
 /// objects' properties were seen ([`PATH_WORDS`]), and how many properties its objects have in
 /// all ([`PATH_PROPERTIES`]). A call's walk only descends where the schema does, so these bound
 /// it whatever the call holds.
-pub(crate) const MAX_NESTING: usize = deepest(Measure::Nesting);
-pub(crate) const PATH_WORDS: usize = deepest(Measure::Words);
-pub(crate) const PATH_PROPERTIES: usize = deepest(Measure::Properties);
+pub(crate) const MAX_NESTING: usize = deepest(TABLES, Measure::Nesting);
+pub(crate) const PATH_WORDS: usize = deepest(TABLES, Measure::Words);
+pub(crate) const PATH_PROPERTIES: usize = deepest(TABLES, Measure::Properties);
 
 /// What [`deepest`] adds up along a path.
 #[derive(Clone, Copy)]
-enum Measure {
+pub(crate) enum Measure {
     Nesting,
     Words,
     Properties,
 }
 
-const fn deepest(measure: Measure) -> usize {
+/// The most that `measure` adds up to along any path of `model`'s flat tools: for this
+/// catalog when it is compiled, and for one read at run time.
+pub(crate) const fn deepest(model: Model<'_>, measure: Measure) -> usize {
     let mut most = 0;
     let mut i = 0;
-    while i < TOOLS.len() {
-        let here = along(TABLES.const_node(TOOL_TABLE[i].input), measure);
+    while i < model.tools.len() {
+        if !model.tools[i].flat {
+            i += 1;
+            continue;
+        }
+        let here = along(model, model.const_node(model.tools[i].input), measure);
         if here > most {
             most = here;
         }
@@ -565,7 +582,7 @@ const fn deepest(measure: Measure) -> usize {
 
 /// The most that `measure` adds up to along any path from `node` down, `node` included.
 /// Recursion follows the catalog, whose depth the reader bounds.
-const fn along(node: &Schema, measure: Measure) -> usize {
+pub(crate) const fn along(model: Model<'_>, node: &Schema, measure: Measure) -> usize {
     let own = match measure {
         Measure::Nesting => matches!(node.ty, Type::Object | Type::Array) as usize,
         Measure::Words => (node.properties.len as usize).div_ceil(64),
@@ -573,12 +590,12 @@ const fn along(node: &Schema, measure: Measure) -> usize {
     };
     let mut below = 0;
     if let Some(items) = node.items {
-        below = along(TABLES.const_node(items), measure);
+        below = along(model, model.const_node(items), measure);
     }
-    let properties = TABLES.const_properties(node);
+    let properties = model.const_properties(node);
     let mut i = 0;
     while i < properties.len() {
-        let here = along(TABLES.const_node(properties[i].schema), measure);
+        let here = along(model, model.const_node(properties[i].schema), measure);
         if here > below {
             below = here;
         }

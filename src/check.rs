@@ -13,8 +13,7 @@
 //! beyond ±(2^53−1), a number beyond a 64-bit float, and (because the tokenizer refuses them) a
 //! string with an unpaired surrogate.
 
-use crate::catalog::MODEL;
-use crate::catalog::{MAX_NESTING, PATH_WORDS};
+use crate::catalog::MAX_NESTING;
 use crate::error::MAX_DEPTH;
 use crate::schema::{Model, NodeId, Property, Scalar, Schema, Type};
 use crate::tokenizer::{decode, string_eq, Kind, Stop, Token, Tokenizer};
@@ -39,23 +38,26 @@ pub(crate) enum Segment<'a> {
 
 /// Where in the arguments: the steps from the top.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Path<'a> {
-    pub(crate) segments: [Segment<'a>; PATH_LEN],
+pub(crate) struct Path<'a, const N: usize> {
+    pub(crate) segments: [Segment<'a>; N],
     pub(crate) len: usize,
 }
 
-/// Room for the deepest path: a step per nested container, and one for the value inside; and
-/// for `validate.rs`'s deepest path and a property's name, which a catalog read at run time
-/// reaches whatever the compiled-in one is.
-const PATH_LEN: usize = if MAX_NESTING > MAX_DEPTH {
+/// Room for the compiled-in catalog's deepest path: a step per nested container, and one for
+/// the value inside; for a catalog with a tool beyond the flat subset, whose schema may recurse,
+/// `validate.rs`'s deepest path and a property's name.
+pub(crate) const PATH_LEN: usize = if crate::catalog::ALL_FLAT || MAX_NESTING > MAX_DEPTH {
     MAX_NESTING + 1
 } else {
     MAX_DEPTH + 1
 };
 
-impl<'a> Path<'a> {
-    pub(crate) const EMPTY: Path<'static> = Path {
-        segments: [Segment::Index(0); PATH_LEN],
+/// The same room over a catalog read at run time, whatever it holds.
+pub(crate) const RUN_TIME_PATH_LEN: usize = MAX_DEPTH + 1;
+
+impl<'a, const N: usize> Path<'a, N> {
+    pub(crate) const EMPTY: Path<'static, N> = Path {
+        segments: [Segment::Index(0); N],
         len: 0,
     };
 
@@ -90,9 +92,9 @@ impl<'a> Found<'a> {
 
 /// A bound that a value broke.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Bound {
-    Minimum(&'static str),
-    Maximum(&'static str),
+pub(crate) enum Bound<'a> {
+    Minimum(&'a str),
+    Maximum(&'a str),
     /// An integer beyond ±(2^53−1).
     SafeInteger,
     /// A number beyond a 64-bit float.
@@ -108,23 +110,23 @@ pub(crate) enum Bound {
 pub(crate) enum What<'a> {
     /// A key the object does not declare; `object` lists those it does.
     Unknown {
-        object: &'static Schema,
+        object: &'a Schema,
     },
     Duplicate,
     Missing {
-        property: &'static Property,
+        property: &'a Property,
     },
     WrongType {
-        expected: &'static Schema,
+        expected: &'a Schema,
         nullable: bool,
         found: Found<'a>,
     },
     OutOfRange {
-        bound: Bound,
+        bound: Bound<'a>,
         found: Found<'a>,
     },
     NotInEnum {
-        values: &'static [Scalar],
+        values: &'a [Scalar],
         found: Found<'a>,
     },
     /// A problem that `validate.rs` found, beyond the flat subset: the node whose keyword
@@ -137,24 +139,24 @@ pub(crate) enum What<'a> {
 }
 
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Problem<'a> {
-    pub(crate) path: Path<'a>,
+pub(crate) struct Problem<'a, const N: usize> {
+    pub(crate) path: Path<'a, N>,
     pub(crate) what: What<'a>,
 }
 
 /// The problems of one call: those met in document order, then missing arguments in the order
 /// of their objects in the document and of the properties in the schema; at most
 /// [`MAX_PROBLEMS`] in all.
-pub(crate) struct Problems<'a> {
-    met: [Option<Problem<'a>>; MAX_PROBLEMS],
+pub(crate) struct Problems<'a, const N: usize> {
+    met: [Option<Problem<'a, N>>; MAX_PROBLEMS],
     met_len: usize,
     /// Sorted by (object, property); only the first [`MAX_PROBLEMS`] are kept.
-    missing: [Option<(u32, u32, Problem<'a>)>; MAX_PROBLEMS],
+    missing: [Option<(u32, u32, Problem<'a, N>)>; MAX_PROBLEMS],
     missing_len: usize,
 }
 
-impl<'a> Problems<'a> {
-    pub(crate) const fn new() -> Problems<'a> {
+impl<'a, const N: usize> Problems<'a, N> {
+    pub(crate) const fn new() -> Problems<'a, N> {
         Problems {
             met: [None; MAX_PROBLEMS],
             met_len: 0,
@@ -168,7 +170,7 @@ impl<'a> Problems<'a> {
     }
 
     /// The problems in report order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &Problem<'a>> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Problem<'a, N>> {
         let met = self.met[..self.met_len].iter().flatten();
         let missing = self.missing[..self.missing_len]
             .iter()
@@ -178,7 +180,7 @@ impl<'a> Problems<'a> {
     }
 
     #[cold]
-    pub(crate) fn met(&mut self, path: &Path<'a>, segment: Option<Segment<'a>>, what: What<'a>) {
+    pub(crate) fn met(&mut self, path: &Path<'a, N>, segment: Option<Segment<'a>>, what: What<'a>) {
         if let Some(slot) = self.met.get_mut(self.met_len) {
             let mut path = *path;
             if let Some(segment) = segment {
@@ -235,8 +237,9 @@ impl<'a> Problems<'a> {
         &mut self,
         object: u32,
         index: u32,
-        path: &Path<'a>,
-        property: &'static Property,
+        path: &Path<'a, N>,
+        model: Model<'a>,
+        property: &'a Property,
     ) {
         let key = (object, index);
         let mut at = self.missing_len;
@@ -249,7 +252,7 @@ impl<'a> Problems<'a> {
         let end = (self.missing_len + 1).min(MAX_PROBLEMS);
         self.missing.copy_within(at..end - 1, at + 1);
         let mut path = *path;
-        path.push(Segment::Name(MODEL.str(property.name)));
+        path.push(Segment::Name(model.str(property.name)));
         self.missing[at] = Some((
             object,
             index,
@@ -264,36 +267,39 @@ impl<'a> Problems<'a> {
 
 /// An open container that the schema expects.
 #[derive(Clone, Copy)]
-enum Frame {
+enum Frame<'m> {
     Object {
-        schema: &'static Schema,
+        schema: &'m Schema,
         /// The first of its words in `seen`.
         words: usize,
         /// Its place among the document's objects, for ordering missing arguments.
         ordinal: u32,
     },
     Array {
-        schema: &'static Schema,
+        schema: &'m Schema,
         items: usize,
     },
 }
 
-/// Checks `arguments`, one JSON document whose first token is `{`, against `root`, noting
-/// problems in `problems`. `nullable_optionals` says that the declaration made every optional
-/// property nullable (OpenAI strict). `Err` is a syntax error, which the tokenizer holds.
-pub(crate) fn check<'a>(
+/// Checks `arguments`, one JSON document whose first token is `{`, against `root`, a node of
+/// `model`, noting problems in `problems`. `nullable_optionals` says that the declaration made
+/// every optional property nullable (OpenAI strict). `Err` is a syntax error, which the
+/// tokenizer holds. `NESTING` and `WORDS` bound the catalog's deepest path ([`Bounds`]): the
+/// compiled-in catalog's own, or the most a catalog read at run time may have.
+pub(crate) fn check<'a, const NESTING: usize, const WORDS: usize, const N: usize>(
+    model: Model<'a>,
     tokens: &mut Tokenizer<'a>,
-    root: &'static Schema,
+    root: &'a Schema,
     nullable_optionals: bool,
-    problems: &mut Problems<'a>,
+    problems: &mut Problems<'a, N>,
 ) -> Result<(), Stop> {
     let mut frames = [Frame::Array {
         schema: root,
         items: 0,
-    }; MAX_NESTING];
+    }; NESTING];
     let mut depth = 0;
     let mut path = Path::EMPTY;
-    let mut seen = [0u64; PATH_WORDS];
+    let mut seen = [0u64; WORDS];
     let mut words_used = 0;
     let mut objects = 0u32;
     // The root object: the caller has read its `{`.
@@ -314,10 +320,10 @@ pub(crate) fn check<'a>(
                 ordinal,
             } => {
                 if token.kind == Kind::ObjectEnd {
-                    for (index, property) in MODEL.properties(schema).iter().enumerate() {
+                    for (index, property) in model.properties(schema).iter().enumerate() {
                         if property.required && seen[words + index / 64] & (1 << (index % 64)) == 0
                         {
-                            problems.missing(ordinal, index as u32, &path, property);
+                            problems.missing(ordinal, index as u32, &path, model, property);
                         }
                     }
                     words_used = words;
@@ -325,7 +331,7 @@ pub(crate) fn check<'a>(
                     continue;
                 }
                 let value = tokens.expect_token()?;
-                let Some(index) = property_index(schema, token.raw) else {
+                let Some(index) = property_index(model, schema, token.raw) else {
                     problems.met(
                         &path,
                         Some(Segment::Key(token.raw)),
@@ -341,11 +347,11 @@ pub(crate) fn check<'a>(
                     continue;
                 }
                 seen[word] |= bit;
-                let property = &MODEL.properties(schema)[index];
+                let property = &model.properties(schema)[index];
                 path.push(Segment::Key(token.raw));
                 let nullable = nullable_optionals && !property.required;
-                let child = MODEL.node(property.schema);
-                if !enter(tokens, value, child, nullable, &mut path, problems)? {
+                let child = model.node(property.schema);
+                if !enter(model, tokens, value, child, nullable, &mut path, problems)? {
                     continue;
                 }
                 match value.kind {
@@ -382,12 +388,12 @@ pub(crate) fn check<'a>(
                     items: items + 1,
                 };
                 // The catalog reader gives every array its items.
-                let Some(element) = schema.items.map(|items| MODEL.node(items)) else {
+                let Some(element) = schema.items.map(|items| model.node(items)) else {
                     tokens.skip_any_depth(token)?;
                     continue;
                 };
                 path.push(Segment::Index(items));
-                if !enter(tokens, token, element, false, &mut path, problems)? {
+                if !enter(model, tokens, token, element, false, &mut path, problems)? {
                     continue;
                 }
                 match token.kind {
@@ -412,19 +418,20 @@ pub(crate) fn check<'a>(
 /// wrong type, which is read past. `Ok(true)` means a container the schema expects has opened,
 /// and the caller pushes its frame; its step stays on the path until it closes.
 #[inline]
-fn enter<'a>(
+fn enter<'a, const N: usize>(
+    model: Model<'a>,
     tokens: &mut Tokenizer<'a>,
     token: Token<'a>,
-    schema: &'static Schema,
+    schema: &'a Schema,
     nullable: bool,
-    path: &mut Path<'a>,
-    problems: &mut Problems<'a>,
+    path: &mut Path<'a, N>,
+    problems: &mut Problems<'a, N>,
 ) -> Result<bool, Stop> {
     let expected = match token.kind {
         Kind::ObjectStart => Type::Object,
         Kind::ArrayStart => Type::Array,
         _ => {
-            if let Some(what) = scalar(token, schema, nullable) {
+            if let Some(what) = scalar(model, token, schema, nullable) {
                 problems.met(path, None, what);
             }
             path.len -= 1;
@@ -459,11 +466,11 @@ fn enter<'a>(
     Ok(false)
 }
 
-fn open_object(
-    frames: &mut [Frame; MAX_NESTING],
+fn open_object<'m>(
+    frames: &mut [Frame<'m>],
     depth: &mut usize,
-    schema: &'static Schema,
-    seen: &mut [u64; PATH_WORDS],
+    schema: &'m Schema,
+    seen: &mut [u64],
     words_used: &mut usize,
     objects: &mut u32,
 ) {
@@ -480,14 +487,14 @@ fn open_object(
     *depth += 1;
 }
 
-fn open_array(frames: &mut [Frame; MAX_NESTING], depth: &mut usize, schema: &'static Schema) {
+fn open_array<'m>(frames: &mut [Frame<'m>], depth: &mut usize, schema: &'m Schema) {
     frames[*depth] = Frame::Array { schema, items: 0 };
     *depth += 1;
 }
 
 /// Closes the innermost frame, and takes its step off the path. Between values, a frame at
 /// depth `d` has `d - 1` steps: its own, and one for each frame around it but the root.
-fn close(depth: &mut usize, path: &mut Path<'_>) {
+fn close<const N: usize>(depth: &mut usize, path: &mut Path<'_, N>) {
     *depth -= 1;
     path.len = depth.saturating_sub(1);
 }
@@ -495,26 +502,27 @@ fn close(depth: &mut usize, path: &mut Path<'_>) {
 /// The index in `schema.properties` of the property that the key literal names. Properties are
 /// sorted, and their names are plain ASCII, so a key without escapes is found by its bytes.
 #[inline]
-pub(crate) fn property_index(schema: &Schema, key: &[u8]) -> Option<usize> {
+pub(crate) fn property_index(model: Model<'_>, schema: &Schema, key: &[u8]) -> Option<usize> {
     let inner = key.get(1..key.len().saturating_sub(1))?;
     if !inner.contains(&b'\\') {
-        return MODEL
+        return model
             .properties(schema)
-            .binary_search_by(|property| MODEL.bytes(property.name).cmp(inner))
+            .binary_search_by(|property| model.bytes(property.name).cmp(inner))
             .ok();
     }
-    MODEL
+    model
         .properties(schema)
         .iter()
-        .position(|property| string_eq(key, MODEL.str(property.name)))
+        .position(|property| string_eq(key, model.str(property.name)))
 }
 
 /// What is wrong with a scalar (or `null`) against its schema node, if anything: its type, then
 /// whether it is a number at all, then the enum, then the bounds.
 #[inline]
 pub(crate) fn scalar<'a>(
+    model: Model<'a>,
     token: Token<'a>,
-    schema: &'static Schema,
+    schema: &'a Schema,
     nullable: bool,
 ) -> Option<What<'a>> {
     let found = Found::of(token);
@@ -528,9 +536,9 @@ pub(crate) fn scalar<'a>(
         (_, Kind::Null) if nullable => None,
         (Type::String, Kind::String) => {
             if let Some(values) = schema.enumeration {
-                let values = MODEL.values(values);
+                let values = model.values(values);
                 let listed = values.iter().any(|value| {
-                    matches!(value, Scalar::String(text) if string_eq(token.raw, MODEL.str(*text)))
+                    matches!(value, Scalar::String(text) if string_eq(token.raw, model.str(*text)))
                 });
                 if !listed {
                     return Some(What::NotInEnum { values, found });
@@ -564,7 +572,7 @@ pub(crate) fn scalar<'a>(
                 }
             }
             if let Some(values) = schema.enumeration {
-                let values = MODEL.values(values);
+                let values = model.values(values);
                 let listed = values
                     .iter()
                     .any(|listed| matches!(listed, Scalar::Number(n) if n.value == value));
@@ -574,10 +582,10 @@ pub(crate) fn scalar<'a>(
             }
             match (schema.minimum, schema.maximum) {
                 (Some(min), _) if value < min.value => {
-                    out_of_range(Bound::Minimum(MODEL.str(min.text)))
+                    out_of_range(Bound::Minimum(model.str(min.text)))
                 }
                 (_, Some(max)) if value > max.value => {
-                    out_of_range(Bound::Maximum(MODEL.str(max.text)))
+                    out_of_range(Bound::Maximum(model.str(max.text)))
                 }
                 _ => None,
             }

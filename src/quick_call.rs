@@ -15,7 +15,7 @@
 
 use crate::catalog::MODEL;
 use crate::catalog::{self, Tool};
-use crate::check::{self, Problems, Segment, What};
+use crate::check::{self, Problems, Segment, What, PATH_LEN};
 use crate::request::{after, spelled};
 use crate::schema::{Schema, Type};
 use crate::tokenizer::{plain_run_end, same, skip_whitespace, Kind, Token};
@@ -102,7 +102,7 @@ struct Quick<'a, 'p> {
     kept: u64,
     /// The problems found, made room for at the first one: most calls have none, and the room
     /// is 3.5 KB to set up.
-    problems: &'p mut Option<Problems<'a>>,
+    problems: &'p mut Option<Problems<'a, PATH_LEN>>,
     type_seen: bool,
     function_seen: bool,
 }
@@ -747,7 +747,7 @@ fn read_arguments<'a, const ESCAPED: bool>(
                             at: start,
                             raw: literal,
                         };
-                        check::scalar(token, schema, nullable)
+                        check::scalar(MODEL, token, schema, nullable)
                     };
                     if let Some(what) = what {
                         note!(met(&path, Some(Segment::Key(key_literal)), what));
@@ -774,7 +774,7 @@ fn read_arguments<'a, const ESCAPED: bool>(
     }
     for (index, property) in MODEL.properties(root).iter().enumerate() {
         if property.required && seen & (1 << index) == 0 {
-            note!(missing(0, index as u32, &path, property));
+            note!(missing(0, index as u32, &path, MODEL, property));
         }
     }
     call.kept = kept;

@@ -5,11 +5,11 @@
 //! the rules, so a refusal is the build's own line), the model, and the renderer (`wire.rs`),
 //! run once when the catalog is read. A request is then answered by the same request reader
 //! and the same dispatch as the compiled-in catalog, as slices of what was rendered, with no
-//! allocation. Calls are judged by `validate.rs`, which walks any model; the compiled-in
-//! catalog's flat tools have their own reader (`check.rs`, `quick_call.rs`), which reports up
-//! to 16 problems where `validate.rs` reports the deepest one (docs/checking-calls.md).
+//! allocation; calls by the same checkers (`check.rs` for flat tools, `validate.rs` for the
+//! rest). Only `quick_call.rs`, a faster reading of the compiled-in catalog's flat calls that
+//! gives the same bytes, is not used.
 
-use crate::catalog::{self, Names};
+use crate::catalog::{self, Measure, Names};
 use crate::catalog_file::{self, CatalogError, MAX_CATALOG};
 use crate::error::Error;
 use crate::regex::Regex;
@@ -51,6 +51,9 @@ pub struct RuntimeCatalog {
     patterns: Vec<(u32, Regex)>,
     /// The longest answer to a `tool_list`, over every shape.
     longest: usize,
+    /// For each tool, whether `check.rs` reads its calls: a flat tool within the run-time sizes
+    /// (`verdict::RUN_TIME_NESTING` and the others); `validate.rs` reads the rest.
+    flat: Vec<bool>,
 }
 
 impl RuntimeCatalog {
@@ -83,7 +86,21 @@ impl RuntimeCatalog {
             })
             .max()
             .unwrap_or(0);
+        let within = |tool: &crate::schema::Tool, measure, most| {
+            catalog::along(view, view.input(tool), measure) <= most
+        };
+        let flat = view
+            .tools
+            .iter()
+            .map(|tool| {
+                tool.flat
+                    && within(tool, Measure::Nesting, verdict::RUN_TIME_NESTING)
+                    && within(tool, Measure::Words, verdict::RUN_TIME_WORDS)
+                    && within(tool, Measure::Properties, verdict::RUN_TIME_PROPERTIES)
+            })
+            .collect();
         Ok(RuntimeCatalog {
+            flat,
             model,
             rendered,
             index,
@@ -146,7 +163,9 @@ impl RuntimeCatalog {
             declarations,
             keep,
             out,
-            |call, shape, out| verdict::answer_any(input, call, shape, out, self, model, &patterns),
+            |call, shape, out| {
+                verdict::answer_any(input, call, shape, out, self, model, &patterns, &self.flat)
+            },
         )
     }
 

@@ -13,9 +13,10 @@
 use crate::call::{Arguments, Call, Span};
 use crate::canonical;
 use crate::catalog::MODEL;
-use crate::catalog::{self, Names, Tool};
+use crate::catalog::{self, Names, Tool, MAX_NESTING, PATH_PROPERTIES, PATH_WORDS};
 use crate::check::{
-    self, Bound, Found, Problem, Problems, Segment, What, MAX_PROBLEMS, MAX_SAFE_INTEGER,
+    self, Bound, Found, Problem, Problems, Segment, What, MAX_PROBLEMS, MAX_SAFE_INTEGER, PATH_LEN,
+    RUN_TIME_PATH_LEN,
 };
 use crate::error::{Error, MAX_INPUT};
 use crate::regex::Regex;
@@ -74,8 +75,10 @@ pub(crate) fn answer(
     )
 }
 
-/// Answers one `check_call` over a catalog read at run time: every tool is judged by
-/// `validate.rs`, which walks any model (see `docs/checking-calls.md` for what that changes).
+/// Answers one `check_call` over a catalog read at run time, by the compiled-in catalog's own
+/// readers: `check.rs` for a flat tool whose paths fit the sizes below (`flat[tool]`), and
+/// `validate.rs` for the rest.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn answer_any<W: Write>(
     request: &[u8],
     call: &Call,
@@ -84,26 +87,38 @@ pub(crate) fn answer_any<W: Write>(
     names: &impl Names,
     model: Model<'_>,
     patterns: &dyn Fn(crate::schema::Text, &str) -> bool,
+    flat: &[bool],
 ) -> io::Result<()> {
-    answer_with(
-        request,
-        call,
-        shape,
-        out,
-        names,
-        &|out: &mut W, parts, tool, arguments, nullable| {
-            judge_any(
-                out,
-                parts,
-                model,
-                patterns,
-                &model.tools[tool],
-                arguments,
-                nullable,
-            )
-        },
-    )
+    let judge = |out: &mut W, parts: &Parts<'_>, tool: usize, arguments: &[u8], nullable| {
+        let (checked_flat, tool) = (flat[tool], &model.tools[tool]);
+        if !checked_flat {
+            return judge_any::<RUN_TIME_PATH_LEN>(
+                out, parts, model, patterns, tool, arguments, nullable,
+            );
+        }
+        judge_flat::<RUN_TIME_NESTING, RUN_TIME_WORDS, RUN_TIME_PATH_LEN, _>(
+            out,
+            parts,
+            model,
+            tool,
+            arguments,
+            nullable,
+            |out| {
+                let input = model.input(tool);
+                canonical::value::<RUN_TIME_PROPERTIES>(out, model, arguments, 0, input)
+            },
+        )
+    };
+    answer_with(request, call, shape, out, names, &judge)
 }
+
+/// What `check.rs` and the canonical writer are sized for over a catalog read at run time: the
+/// deepest path, in nested containers; the words of seen-property marks along it; and the
+/// properties along it. A flat tool beyond any of them is judged by `validate.rs` instead
+/// (the same verdicts; one problem reported rather than up to 16).
+pub(crate) const RUN_TIME_NESTING: usize = 16;
+pub(crate) const RUN_TIME_WORDS: usize = 32;
+pub(crate) const RUN_TIME_PROPERTIES: usize = 256;
 
 /// How a catalog judges a call's arguments, one JSON text, for tool `tool` (an index), and
 /// writes the answer; the last argument is whether optional properties may be `null`.
@@ -203,7 +218,7 @@ fn judge(
     nullable_optionals: bool,
 ) -> io::Result<()> {
     if !tool.flat {
-        return judge_any(
+        return judge_any::<PATH_LEN>(
             out,
             parts,
             MODEL,
@@ -213,12 +228,37 @@ fn judge(
             nullable_optionals,
         );
     }
+    judge_flat::<MAX_NESTING, PATH_WORDS, PATH_LEN, _>(
+        out,
+        parts,
+        MODEL,
+        tool,
+        arguments,
+        nullable_optionals,
+        |out| canonical::value::<PATH_PROPERTIES>(out, MODEL, arguments, 0, MODEL.input(tool)),
+    )
+}
+
+/// Judges `arguments` against a flat tool's schema with `check.rs`, which lists up to
+/// [`MAX_PROBLEMS`] problems; `NESTING` and `WORDS` bound the catalog's paths (see
+/// [`check::check`]). `canonical` writes valid arguments.
+#[inline(always)]
+fn judge_flat<const NESTING: usize, const WORDS: usize, const PATH: usize, W: Write>(
+    out: &mut W,
+    parts: &Parts<'_>,
+    model: Model<'_>,
+    tool: &Tool,
+    arguments: &[u8],
+    nullable_optionals: bool,
+    canonical: impl FnOnce(&mut W) -> io::Result<()>,
+) -> io::Result<()> {
     let mut tokens = Tokenizer::new(arguments);
     let mut problems = Problems::new();
     let verdict = match tokens.expect_token() {
-        Ok(open) if open.kind == Kind::ObjectStart => check::check(
+        Ok(open) if open.kind == Kind::ObjectStart => check::check::<NESTING, WORDS, PATH>(
+            model,
             &mut tokens,
-            MODEL.input(tool),
+            model.input(tool),
             nullable_optionals,
             &mut problems,
         ),
@@ -242,16 +282,16 @@ fn judge(
     }
     if problems.is_empty() {
         out.write_all(b"{\"arguments\":")?;
-        canonical::value(out, arguments, 0, MODEL.input(tool))?;
+        canonical(out)?;
         id_and_name(out, parts)?;
         return out.write_all(b",\"ok\":true}\n");
     }
-    invalid(out, parts, MODEL, tool, &problems)
+    invalid(out, parts, model, tool, &problems)
 }
 
 /// Judges `arguments` against a schema beyond the flat subset, with `validate.rs`: the syntax
 /// first (the same answers as the flat reader gives), then the deepest problem, reported alone.
-fn judge_any(
+fn judge_any<const PATH: usize>(
     out: &mut impl Write,
     parts: &Parts<'_>,
     model: Model<'_>,
@@ -292,7 +332,7 @@ fn judge_any(
             out.write_all(b",\"ok\":true}\n")
         }
         Some(failure) => {
-            let mut problems = Problems::new();
+            let mut problems = Problems::<PATH>::new();
             problems.schema(model, &failure, arguments);
             invalid(out, parts, model, tool, &problems)
         }
@@ -399,12 +439,12 @@ fn whole<W: Write>(out: &mut W, parts: &Parts<'_>, problem: Whole<'_>) -> io::Re
 
 /// The answer for problems with particular arguments.
 #[cold]
-pub(crate) fn invalid<W: Write>(
+pub(crate) fn invalid<W: Write, const N: usize>(
     out: &mut W,
     parts: &Parts<'_>,
     model: Model<'_>,
     tool: &Tool,
-    problems: &Problems<'_>,
+    problems: &Problems<'_, N>,
 ) -> io::Result<()> {
     out.write_all(b"{\"errors\":[")?;
     // Each message goes out twice: rendered once into the cache, one after the other, while
@@ -421,7 +461,7 @@ pub(crate) fn invalid<W: Write>(
         ends[cached] = cache.len;
         cached += 1;
     }
-    let write_message = |out: &mut W, i: usize, problem: &Problem<'_>| {
+    let write_message = |out: &mut W, i: usize, problem: &Problem<'_, N>| {
         if i < cached {
             out.write_all(&cache.bytes[if i == 0 { 0 } else { ends[i - 1] }..ends[i]])
         } else {
@@ -728,11 +768,11 @@ fn whole_message(text: &mut impl Text, parts: &Parts<'_>, problem: &Whole<'_>) -
 
 /// One problem's message: a sentence for the model that names the argument, what was expected
 /// and what was found.
-fn message(
+fn message<const N: usize>(
     text: &mut impl Text,
     model: Model<'_>,
     tool: &Tool,
-    problem: &Problem<'_>,
+    problem: &Problem<'_, N>,
 ) -> fmt::Result {
     match problem.what {
         What::Unknown { object } => {
@@ -747,7 +787,7 @@ fn message(
                 name(text, &steps[..steps.len() - 1])?;
                 text.raw(b"\\\"")?;
             }
-            takes(text, object)
+            takes(text, model, object)
         }
         What::Duplicate => {
             text.raw(b"argument ")?;
@@ -877,9 +917,9 @@ fn message(
 }
 
 /// `" takes a, b, c"`: the properties an object declares, or that it takes none.
-fn takes(text: &mut impl Text, object: &Schema) -> fmt::Result {
+fn takes(text: &mut impl Text, model: Model<'_>, object: &Schema) -> fmt::Result {
     const LISTED: usize = 16;
-    let properties = MODEL.properties(object);
+    let properties = model.properties(object);
     if properties.is_empty() {
         return text.raw(b" takes no arguments");
     }
@@ -888,7 +928,7 @@ fn takes(text: &mut impl Text, object: &Schema) -> fmt::Result {
         if i > 0 {
             text.raw(b", ")?;
         }
-        text.write_str(MODEL.str(property.name))?;
+        text.write_str(model.str(property.name))?;
     }
     if properties.len() > LISTED {
         write!(text, " and {} more", properties.len() - LISTED)?;
@@ -897,7 +937,7 @@ fn takes(text: &mut impl Text, object: &Schema) -> fmt::Result {
 }
 
 /// `"a/0/b"`: the argument a problem is about, quoted.
-fn argument(text: &mut impl Text, problem: &Problem<'_>) -> fmt::Result {
+fn argument<const N: usize>(text: &mut impl Text, problem: &Problem<'_, N>) -> fmt::Result {
     text.raw(b"\\\"")?;
     name(text, problem.path.steps())?;
     text.raw(b"\\\"")
@@ -919,7 +959,7 @@ fn name(text: &mut impl Text, steps: &[Segment<'_>]) -> fmt::Result {
 }
 
 /// The JSON Pointer (RFC 6901) of a problem: keys decoded, `~` as `~0` and `/` as `~1`.
-fn pointer(text: &mut impl Text, problem: &Problem<'_>) -> fmt::Result {
+fn pointer<const N: usize>(text: &mut impl Text, problem: &Problem<'_, N>) -> fmt::Result {
     for step in problem.path.steps() {
         text.raw(b"/")?;
         match step {

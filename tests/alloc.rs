@@ -230,7 +230,10 @@ fn a_catalog_read_at_run_time_allocates_nothing_per_request() {
             let mut code = None;
             let count = allocations(|| {
                 out.clear();
-                code = catalog.respond(request, &mut out).err().map(|err| err.code());
+                code = catalog
+                    .respond(request, &mut out)
+                    .err()
+                    .map(|err| err.code());
             });
             if matches!(code, Some("unknown_tool" | "unsupported")) {
                 continue;

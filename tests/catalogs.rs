@@ -155,25 +155,18 @@ fn run_at_run_time(catalog: &Path, request: &str) -> Output {
 /// Issue 19's exactness: the default binary given `catalog` with `--catalog` answers as
 /// `binary`, built with it, does: exit status, stdout and stderr, byte for byte, for each tool
 /// and the list in 8 shapes (refusals too), an unknown tool, a tool named with an escape, and
-/// `check_call` with `{}` to each tool in every format, strict and not. A tool outside the flat
-/// subset is judged by the same code either way, so its answer is compared whole; a flat tool,
-/// which the compiled-in catalog reads with its own reader (up to 16 problems, each message
-/// saying what to send), gets the same verdict and, when valid, the same bytes. How many
-/// answers were compared whole.
+/// `check_call` with `{}` to each tool in every format, strict and not. How many answers.
 fn assert_run_time_catalog_agrees(binary: &Path, catalog: &Path, tools: &[String]) -> usize {
-    let bytes = std::fs::read(catalog).unwrap();
-    let read = tool_schema::catalog_file::read(&bytes).unwrap();
-    let model = read.model();
-    let mut requests: Vec<(String, bool)> = Vec::new();
+    let mut requests: Vec<String> = Vec::new();
     for (format, strict) in SHAPES {
         for tool in tools.iter().map(Some).chain([None]) {
-            requests.push((request(tool.map(String::as_str), format, strict), true));
+            requests.push(request(tool.map(String::as_str), format, strict));
         }
         let first = &tools[0];
-        requests.push((request(Some(&first[1..]), format, strict), true));
+        requests.push(request(Some(&first[1..]), format, strict));
         let escaped = format!("\\u{:04x}{}", first.as_bytes()[0], &first[1..]);
-        requests.push((request(Some(&escaped), format, strict), true));
-        for (index, tool) in tools.iter().enumerate() {
+        requests.push(request(Some(&escaped), format, strict));
+        for tool in tools {
             let call = match format {
                 "openai" => format!(
                     r#"{{"id":"c1","type":"function","function":{{"name":"{tool}","arguments":"{{}}"}}}}"#
@@ -187,30 +180,19 @@ fn assert_run_time_catalog_agrees(binary: &Path, catalog: &Path, tools: &[String
                 "gemini" => format!(r#"{{"name":"{tool}","args":{{}}}}"#),
                 _ => format!(r#"{{"name":"{tool}","arguments":{{}}}}"#),
             };
-            let whole = !model.tools[index].flat;
-            requests.push((
-                format!(
-                    r#"{{"op":"check_call","format":"{format}","strict":{strict},"call":{call}}}"#
-                ),
-                whole,
+            requests.push(format!(
+                r#"{{"op":"check_call","format":"{format}","strict":{strict},"call":{call}}}"#
             ));
         }
     }
-    let mut compared = 0;
-    for (request, whole) in &requests {
+    for request in &requests {
         let (compiled, run_time) = (run(binary, request), run_at_run_time(catalog, request));
         let what = format!("{}: {request}", catalog.display());
         assert_eq!(compiled.status.code(), run_time.status.code(), "{what}");
-        if *whole || compiled.stdout.windows(10).any(|w| w == b"\"ok\":true}") {
-            common::assert_same_bytes(&run_time.stdout, &compiled.stdout, &what);
-            common::assert_same_bytes(&run_time.stderr, &compiled.stderr, &what);
-            compared += 1;
-        } else {
-            let ok = |out: &Output| out.stdout.windows(10).any(|w| w == b"\"ok\":true}");
-            assert_eq!(ok(&compiled), ok(&run_time), "{what}");
-        }
+        common::assert_same_bytes(&run_time.stdout, &compiled.stdout, &what);
+        common::assert_same_bytes(&run_time.stderr, &compiled.stderr, &what);
     }
-    compared
+    requests.len()
 }
 
 /// The golden answer of `tool` (or `tool_list`) in a shape, from `dir/<format>/`: the
@@ -520,17 +502,9 @@ fn check_call_over_a_catalog_of_bounds_matches_its_golden_files() {
         let want = std::fs::read(dir.join(format!("golden/{name}.json")))
             .unwrap_or_else(|err| panic!("golden/{name}.json: {err}"));
         common::assert_same_bytes(&ask(&binary, &request), &want, &name);
-        // Read at run time, a flat tool gets the same verdict, and a valid call the same bytes.
+        // Read at run time, the same answer.
         let run_time = run_at_run_time(&catalog, &request).stdout;
-        let valid = want.windows(10).any(|w| w == b"\"ok\":true}");
-        assert_eq!(
-            valid,
-            run_time.windows(10).any(|w| w == b"\"ok\":true}"),
-            "{name}"
-        );
-        if valid {
-            common::assert_same_bytes(&run_time, &want, &name);
-        }
+        common::assert_same_bytes(&run_time, &want, &format!("{name}, read at run time"));
         checked += 1;
     }
     assert_eq!(checked, common::BOUNDS_CALLS);

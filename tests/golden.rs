@@ -246,10 +246,14 @@ pub fn assert_canonical(out: &[u8]) {
 }
 
 /// check_call over the default catalog: every case in `tests/calls/default/cases.json` answers
-/// exactly its golden file, which `tests/call_reference.py` wrote from the specification.
+/// exactly its golden file, which `tests/call_reference.py` wrote from the specification; and
+/// so does the same catalog read at run time (issue 19).
 #[test]
 fn check_call_answers_match_their_golden_files() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/calls/default");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("tests/calls/default");
+    let catalog = std::fs::read(root.join("src/catalog.json")).unwrap();
+    let run_time = tool_schema::RuntimeCatalog::from_bytes(&catalog).unwrap();
     let mut checked = 0;
     for (name, request) in common::call_cases_in(&dir, common::DEFAULT_CALLS) {
         let want = std::fs::read(dir.join(format!("golden/{name}.json")))
@@ -258,6 +262,11 @@ fn check_call_answers_match_their_golden_files() {
         tool_schema::respond(request.as_bytes(), &mut out)
             .unwrap_or_else(|err| panic!("{name}: {err}"));
         common::assert_same_bytes(&out, &want, &name);
+        out.clear();
+        run_time
+            .respond(request.as_bytes(), &mut out)
+            .unwrap_or_else(|err| panic!("{name}: {err}"));
+        common::assert_same_bytes(&out, &want, &format!("{name}, read at run time"));
         checked += 1;
     }
     assert_eq!(checked, common::DEFAULT_CALLS);
