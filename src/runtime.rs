@@ -73,19 +73,7 @@ impl RuntimeCatalog {
             .collect();
         let optional_in_all = optional.iter().sum();
         let patterns = verdict::patterns(view);
-        // "[" and "]"; each declaration's newline pays for its comma, the last one's for the
-        // list's own newline (as build.rs measures the compiled-in catalog).
-        let longest = rendered
-            .spans
-            .chunks(tools.max(1))
-            .map(|shape| {
-                2 + shape
-                    .iter()
-                    .map(|(start, end, _)| end - start)
-                    .sum::<usize>()
-            })
-            .max()
-            .unwrap_or(0);
+        let longest = rendered.longest_list(tools);
         let within = |tool: &crate::schema::Tool, measure, most| {
             catalog::along(view, view.input(tool), measure) <= most
         };

@@ -1180,6 +1180,23 @@ fn cut_reason(reason: &str) -> std::borrow::Cow<'_, str> {
     format!("{}...", &reason[..end]).into()
 }
 
+impl Rendered {
+    /// The longest `tool_list` answer over every shape, for `tools` tools: `[` and `]`, each
+    /// declaration's newline paying for its comma, the last one's for the list's own newline.
+    pub(crate) fn longest_list(&self, tools: usize) -> usize {
+        self.spans
+            .chunks(tools.max(1))
+            .map(|shape| {
+                2 + shape
+                    .iter()
+                    .map(|(start, end, _)| end - start)
+                    .sum::<usize>()
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// Renders every tool of `model` in every shape. `build.rs` runs it for the compiled-in
 /// catalog, whose bytes the library then carries; a test renders the generated tables again.
 #[cfg_attr(not(test), allow(dead_code))]

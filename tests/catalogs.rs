@@ -73,7 +73,12 @@ fn binary(catalog: &Path, name: &str) -> PathBuf {
 
 /// The binary's whole output for one request on standard input.
 fn run(binary: &Path, request: &str) -> Output {
-    Command::new(binary)
+    run_with(Command::new(binary), request)
+}
+
+/// `command`'s whole output for one request on standard input.
+fn run_with(mut command: Command, request: &str) -> Output {
+    command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -137,19 +142,9 @@ fn every_answer(binary: &Path, tools: &[String]) -> Vec<(String, Answer)> {
 /// The default binary's whole output for one request, over `catalog` read at run time
 /// (`--catalog`).
 fn run_at_run_time(catalog: &Path, request: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tool-schema"))
-        .arg("--catalog")
-        .arg(catalog)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(request.as_bytes())?;
-            child.wait_with_output()
-        })
-        .expect("the binary runs")
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tool-schema"));
+    command.arg("--catalog").arg(catalog);
+    run_with(command, request)
 }
 
 /// Issue 19's exactness: the default binary given `catalog` with `--catalog` answers as

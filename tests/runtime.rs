@@ -4,26 +4,10 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use tool_schema::{respond, RuntimeCatalog};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-const BIN: &str = env!("CARGO_BIN_EXE_tool-schema");
-
-fn tool_schema(args: &[&str], input: &[u8]) -> std::process::Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The binary may refuse its catalog before it reads: a broken pipe is no failure.
-    let _ = child.stdin.take().unwrap().write_all(input);
-    child.wait_with_output().unwrap()
-}
 
 fn temp(name: &str, bytes: &[u8]) -> PathBuf {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -105,7 +89,7 @@ fn a_bad_catalog_is_refused_with_the_builds_line() {
         let mut args: Vec<&str> = args;
         let shown = path.to_str().unwrap();
         args.push(shown);
-        let out = tool_schema(&args, br#"{"op":"tool_list"}"#);
+        let out = common::run(&args, br#"{"op":"tool_list"}"#);
         assert_eq!(out.status.code(), Some(1));
         assert!(out.stdout.is_empty());
         assert_eq!(
@@ -113,13 +97,13 @@ fn a_bad_catalog_is_refused_with_the_builds_line() {
             format!("tool-schema: bad_catalog: {shown}: {reader}\n")
         );
     }
-    let out = tool_schema(&["--catalog", "/nonexistent/tools.json"], b"{}");
+    let out = common::run(&["--catalog", "/nonexistent/tools.json"], b"{}");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr)
         .starts_with("tool-schema: bad_catalog: /nonexistent/tools.json: "));
-    assert_eq!(tool_schema(&["--catalog"], b"").status.code(), Some(2));
+    assert_eq!(common::run(&["--catalog"], b"").status.code(), Some(2));
     assert_eq!(
-        tool_schema(&["--catalog", "a", "--catalog", "b"], b"")
+        common::run(&["--catalog", "a", "--catalog", "b"], b"")
             .status
             .code(),
         Some(2)
@@ -159,7 +143,7 @@ fn use_catalog_swaps_the_catalog_between_lines_and_keeps_it_on_a_refusal() {
         r#"{"op":"tool_schema","tool":"read_file","format":"mcp"}"#.to_string(),
     ];
     let input = lines.join("\n") + "\n";
-    let out = tool_schema(&["--stream"], input.as_bytes());
+    let out = common::run(&["--stream"], input.as_bytes());
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     let answers: Vec<&str> = text.lines().collect();
@@ -209,7 +193,7 @@ fn use_catalog_swaps_the_catalog_between_lines_and_keeps_it_on_a_refusal() {
     .unwrap();
     assert_eq!(format!("{}\n", answers[9]).as_bytes(), read_file);
     // One-shot mode has no use_catalog.
-    let out = tool_schema(&[], lines[1].as_bytes());
+    let out = common::run(&[], lines[1].as_bytes());
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("tool-schema: unknown_"));
 }
 
@@ -258,7 +242,7 @@ fn hostile_catalogs_are_refused_with_one_line() {
         assert!(err.contains(word), "{what}: {err}");
         eprintln!("{what}: refused in {took:?}: {err}");
         let path = temp("hostile.json", &bytes);
-        let out = tool_schema(
+        let out = common::run(
             &["--catalog", path.to_str().unwrap()],
             br#"{"op":"tool_list"}"#,
         );
