@@ -631,17 +631,47 @@ pub(crate) fn skip_whitespace(input: &[u8], mut at: usize) -> usize {
     at
 }
 
+/// The offset of the first `\\` in `bytes` from `i` on, or the length: eight bytes at a time,
+/// since the text between escapes (source code's lines, in a call that writes a file) is long
+/// and a byte-at-a-time loop was most of the time a long call took.
+#[inline(always)]
+fn backslash_from(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(word) = bytes.get(i..i + 8) {
+        let word = u64::from_le_bytes(<[u8; 8]>::try_from(word).unwrap_or([0; 8]));
+        let flags = has_zero(word ^ (ONES * b'\\' as u64));
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&byte) = bytes.get(i) {
+        if byte == b'\\' {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// One in each byte of a word.
+const ONES: u64 = u64::from_le_bytes([1; 8]);
+/// The high bit of each byte of a word.
+const HIGH: u64 = ONES * 0x80;
+
+/// The high bit of each zero byte of `x` (little-endian): exact for the lowest zero byte, since
+/// the subtraction's borrow only runs upward, so it can flag a lane above a zero byte, never
+/// below one.
+#[inline(always)]
+const fn has_zero(x: u64) -> u64 {
+    x.wrapping_sub(ONES) & !x & HIGH
+}
+
 /// The high bit of each of eight string bytes (little-endian) that is not [`PLAIN`]: a control
 /// character, a byte of 0x80 or more, `"` or `\\`, with the classic has-zero and has-less-than
 /// tricks. Their borrows can flag a lane above a flagged one, never below: the lowest flag is
 /// always the first byte that is not plain, which is all [`plain_run_end`] reads.
 #[inline(always)]
 const fn not_plain(word: u64) -> u64 {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH: u64 = ONES * 0x80;
-    const fn has_zero(x: u64) -> u64 {
-        x.wrapping_sub(ONES) & !x & HIGH
-    }
     let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
     let quote = has_zero(word ^ (ONES * b'"' as u64));
     let backslash = has_zero(word ^ (ONES * b'\\' as u64));
@@ -741,10 +771,10 @@ pub(crate) fn pieces<E>(
         .unwrap_or(b"");
     let mut plain = 0;
     let mut i = 0;
-    while i < inner.len() {
-        if inner[i] != b'\\' {
-            i += 1;
-            continue;
+    loop {
+        i = backslash_from(inner, i);
+        if i >= inner.len() {
+            break;
         }
         each(Piece::Plain(&inner[plain..i]))?;
         let (c, width) = decode_escape(&inner[i..]);
@@ -829,6 +859,24 @@ mod tests {
                     let flags = not_plain(u64::from_le_bytes(word));
                     let got = (flags != 0).then(|| flags.trailing_zeros() as usize / 8);
                     assert_eq!(got, want, "{word:?}");
+                }
+            }
+        }
+    }
+
+    /// Every byte, in every position of a word, before and after a backslash and in the tail
+    /// read a byte at a time: the first backslash is found, never a byte that merely borrows.
+    #[test]
+    fn backslash_from_finds_the_first() {
+        for byte in 0..=255u8 {
+            for len in 0..20 {
+                for at in 0..len {
+                    let mut bytes = vec![byte; len];
+                    bytes[at] = b'\\';
+                    for start in 0..=len {
+                        let want = (start..len).find(|&i| bytes[i] == b'\\').unwrap_or(len);
+                        assert_eq!(backslash_from(&bytes, start), want, "{bytes:?} {start}");
+                    }
                 }
             }
         }
