@@ -62,6 +62,7 @@ pub mod catalog;
 pub mod catalog_file;
 mod check;
 mod error;
+mod escaped_value;
 pub mod format;
 pub mod number;
 mod quick_call;

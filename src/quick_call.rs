@@ -3,12 +3,14 @@
 //! The general path reads the request with the tokenizer, reads the envelope again, decodes the
 //! arguments' text into a buffer, tokenizes that, walks it against the schema and reads it once
 //! more to write it. That is most of a call's cost, and the usual call needs none of it: a flat
-//! request, an envelope of plain strings, and flat arguments whose strings hold no escapes and
-//! whose numbers are small integers. Such a call is read here straight from the request's bytes,
-//! the arguments' text included, where every `"` of the arguments is spelled `\"`. Anything else
-//! (a nested argument, an escape, a fraction, a non-ASCII byte, an unknown request field, a
-//! syntax error) is `None`, and the general path answers, with the same bytes: every debug build
-//! (the tests and the fuzz targets) checks that on every call this answers.
+//! request, an envelope of plain strings, and flat arguments whose numbers are small integers.
+//! Such a call is read here straight from the request's bytes, the arguments' text included,
+//! where every `"` of the arguments is spelled `\"`; a string argument's escapes and non-ASCII
+//! text are read and written in place (`escaped_value.rs`), so a call that writes a file is
+//! read here too. Anything else (a nested argument, a fraction, a `\u` escape of the request's,
+//! an unknown request field, a syntax error) is `None`, and the general path answers, with the
+//! same bytes: every debug build (the tests and the fuzz targets) checks that on every call this
+//! answers.
 //!
 //! Problems that fit the same reading (a wrong type, an unknown or missing argument, a bound, an
 //! enum) are judged here too, into the checker's own [`Problems`], and written by the same code.
@@ -16,6 +18,7 @@
 use crate::catalog::MODEL;
 use crate::catalog::{self, Tool};
 use crate::check::{self, Problems, Segment, What, PATH_LEN};
+use crate::escaped_value;
 use crate::request::{after, spelled};
 use crate::schema::{Schema, Type};
 use crate::tokenizer::{plain_run_end, same, skip_whitespace, Kind, Token};
@@ -447,6 +450,7 @@ fn read_compact(
                     start: start as u32,
                     end: stop as u32,
                     kind,
+                    escapes: Escapes::None,
                 };
                 kept |= 1 << index;
             }
@@ -634,10 +638,23 @@ fn integer(input: &[u8], at: usize) -> Option<usize> {
 /// (offsets keep it small: the members are set up for every call).
 #[derive(Clone, Copy)]
 struct Member {
-    /// A string's text (no escapes), or a number's or literal's bytes: `start..end`.
+    /// A string's inside, as the request spells it, or a number's or literal's bytes:
+    /// `start..end`.
     start: u32,
     end: u32,
     kind: Kind,
+    escapes: Escapes,
+}
+
+/// How a string argument's escapes are spelled in the request, if it has any.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Escapes {
+    /// None: its inside is its canonical form. First, so that [`Member::EMPTY`] is zeros.
+    None,
+    /// Once: the arguments are an object in place.
+    Once,
+    /// Twice: the arguments are JSON text in a string.
+    Twice,
 }
 
 impl Member {
@@ -647,6 +664,7 @@ impl Member {
         start: 0,
         end: 0,
         kind: Kind::ObjectStart,
+        escapes: Escapes::None,
     };
 }
 
@@ -690,11 +708,11 @@ fn read_arguments<'a, const ESCAPED: bool>(
             // A "literal" for messages: a slice whose first and last bytes are delimiters.
             let key_literal = &text[key_start - 1..=key_end];
             // The value's bytes are `start..stop`: a string's text, between its delimiters.
-            let (start, stop, kind, end) = if text[at..].starts_with(quote) {
+            let (start, stop, kind, end, escapes) = if text[at..].starts_with(quote) {
                 let start = at + quote.len();
-                let stop = plain_run_end(text, start);
+                let (stop, escapes) = escaped_value::inside_end::<ESCAPED>(text, start)?;
                 let end = expect(text, stop, quote)?;
-                (start, stop, Kind::String, end)
+                (start, stop, Kind::String, end, escapes)
             } else {
                 let (stop, kind) = match text.get(at)? {
                     b't' if text[at..].starts_with(b"true") => (at + 4, Kind::True),
@@ -702,7 +720,7 @@ fn read_arguments<'a, const ESCAPED: bool>(
                     b'n' if text[at..].starts_with(b"null") => (at + 4, Kind::Null),
                     _ => (integer(text, at)?, Kind::Number),
                 };
-                (at, stop, kind, stop)
+                (at, stop, kind, stop, false)
             };
             let value = &text[start..stop];
             let literal = match kind {
@@ -711,7 +729,13 @@ fn read_arguments<'a, const ESCAPED: bool>(
             };
             at = end;
             let key = &text[key_start..key_end];
-            match property_index(root, key) {
+            // A problem may quote the value, and messages quote a literal without escapes:
+            // the general path words those.
+            let index = property_index(root, key);
+            if escapes && index.is_none_or(|index| seen & (1 << index) != 0) {
+                return None;
+            }
+            match index {
                 None => note!(met(
                     &path,
                     Some(Segment::Key(key_literal)),
@@ -739,6 +763,8 @@ fn read_arguments<'a, const ESCAPED: bool>(
                         };
                     let what = if plain {
                         None
+                    } else if escapes {
+                        return None;
                     } else {
                         // A "literal" here has its delimiters first and last, as the checker
                         // reads them; its inside has no escape.
@@ -756,6 +782,11 @@ fn read_arguments<'a, const ESCAPED: bool>(
                             start: start as u32,
                             end: stop as u32,
                             kind,
+                            escapes: match (escapes, ESCAPED) {
+                                (false, _) => Escapes::None,
+                                (true, false) => Escapes::Once,
+                                (true, true) => Escapes::Twice,
+                            },
                         };
                         kept |= 1 << index;
                     }
@@ -833,7 +864,12 @@ fn write_valid(
         out.write_all(if left == kept { &key[1..] } else { key })?;
         left &= left - 1;
         let member = members[property];
-        out.write_all(&input[member.start as usize..member.end as usize])?;
+        let value = &input[member.start as usize..member.end as usize];
+        match member.escapes {
+            Escapes::None => out.write_all(value)?,
+            Escapes::Once => escaped_value::write_inside::<false>(out, value)?,
+            Escapes::Twice => escaped_value::write_inside::<true>(out, value)?,
+        }
         if member.kind == Kind::String {
             out.write_all(b"\"")?;
         }
@@ -949,6 +985,48 @@ impl Write for Window {
 #[cfg(all(test, debug_assertions))]
 mod tests {
     use super::*;
+
+    /// Strings with escapes and non-ASCII text are answered here, in every form a model
+    /// writes them, with the general path's bytes: escapes spelled twice in OpenAI's and the
+    /// Responses API's text, once in Anthropic's, Gemini's and MCP's objects.
+    #[test]
+    fn strings_with_escapes_are_read_here_with_the_general_paths_bytes() {
+        let values = [
+            r#"fn main() {\n\tprintln!(\"hi\");\n}"#,
+            r"C:\\dir\/file \u00e9\u0041\u001F\u0008\u007f",
+            r"\ud83d\ude00 \u2028 é ü 中 \r\f\b",
+            r"",
+        ];
+        for value in values {
+            let arguments = format!(r#"{{"path":"src/lib.rs","old_str":"{value}","new_str":"x"}}"#);
+            let text = format!("{arguments:?}"); // the arguments as a JSON string, escaped again
+            let requests = [
+                format!(
+                    r#"{{"op":"check_call","call":{{"id":"call_1","type":"function","function":{{"name":"patch_file","arguments":{text}}}}}}}"#
+                ),
+                format!(
+                    r#"{{"op":"check_call","format":"openai","strict":true,"call":{{"id":"call_1","type":"function","function":{{"name":"patch_file","arguments":{text}}}}}}}"#
+                ),
+                format!(
+                    r#"{{"op":"check_call","format":"openai_responses","call":{{"type":"function_call","call_id":"c","name":"patch_file","arguments":{text}}}}}"#
+                ),
+                format!(
+                    r#"{{"op":"check_call","format":"anthropic","call":{{"type":"tool_use","id":"t","name":"patch_file","input":{arguments}}}}}"#
+                ),
+                format!(
+                    r#"{{"op":"check_call","format":"mcp","call":{{"name":"patch_file","arguments":{arguments}}}}}"#
+                ),
+            ];
+            for request in requests {
+                let mut out = Vec::new();
+                assert!(
+                    answer(request.as_bytes(), &mut out).is_some(),
+                    "declined: {request}"
+                );
+                agrees_with_general(request.as_bytes());
+            }
+        }
+    }
 
     /// Two answers of 40 KiB that differ only at byte 30,000: the cross-check sees it (it used
     /// to skip any answer over 16 KiB).

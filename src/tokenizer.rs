@@ -635,7 +635,7 @@ pub(crate) fn skip_whitespace(input: &[u8], mut at: usize) -> usize {
 /// since the text between escapes (source code's lines, in a call that writes a file) is long
 /// and a byte-at-a-time loop was most of the time a long call took.
 #[inline(always)]
-fn backslash_from(bytes: &[u8], mut i: usize) -> usize {
+pub(crate) fn backslash_from(bytes: &[u8], mut i: usize) -> usize {
     while let Some(word) = bytes.get(i..i + 8) {
         let word = u64::from_le_bytes(<[u8; 8]>::try_from(word).unwrap_or([0; 8]));
         let flags = has_zero(word ^ (ONES * b'\\' as u64));

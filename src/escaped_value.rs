@@ -1,0 +1,250 @@
+//! A string argument read and written in place, inside the request, escapes and all.
+//!
+//! OpenAI's `arguments` are JSON text inside a string literal, so every escape of a string
+//! argument is spelled twice: a newline is `\\n`, a quote `\\\"`, a backslash `\\\\`. The
+//! argument's canonical form (RFC 8785 section 3.2.2.2: the short escapes `\b \t \n \f \r \" \\`,
+//! `\u00xx` for the other control characters, everything else as itself) is then the request's
+//! bytes with one level of escapes taken off, run by run. So the value is read once to check it
+//! (where it ends, and that it is valid JSON text at both levels) and once to write it, and is
+//! never decoded into a copy: a long file's contents cost two scans, a word at a time between
+//! escapes. Arguments given in place as an object (Anthropic's `input`) have their escapes
+//! once; the same code reads them with `TWICE` false.
+//!
+//! What is rare is declined, and the general path reads the call: a `\u` escape at the
+//! request's level (it could spell a delimiter), and anything invalid.
+
+use crate::sink::escape;
+use crate::tokenizer::{backslash_from, plain_run_end};
+use std::io::{self, Write};
+
+/// The offset of the delimiter that closes the string argument whose inside starts at `at`
+/// (the `\` of `\"` when `TWICE`, else the `"`), and whether the inside holds an escape; `None`
+/// declines.
+#[inline]
+pub(crate) fn inside_end<const TWICE: bool>(text: &[u8], at: usize) -> Option<(usize, bool)> {
+    let mut i = at;
+    let mut escapes = false;
+    loop {
+        i = plain_run_end(text, i);
+        match *text.get(i)? {
+            b'\\' if TWICE => {
+                i = match *text.get(i + 1)? {
+                    b'"' => return Some((i, escapes)),
+                    b'/' => i + 2,
+                    // The request's `\\` is the argument's backslash: an escape of the argument.
+                    b'\\' => escape_end(text, i + 2, b"\\\\u")?,
+                    // Any other escape of the request's is a control character or a `\u` of the
+                    // argument's text: invalid there, or rare.
+                    _ => return None,
+                };
+                escapes = true;
+            }
+            b'\\' => {
+                i = escape_end(text, i + 1, b"\\u")?;
+                escapes = true;
+            }
+            b'"' if !TWICE => return Some((i, escapes)),
+            // Non-ASCII text is written as it is: no escape.
+            0x80.. => i = utf8_end(text, i)?,
+            // A control character, or a `"` that would end the request's literal.
+            _ => return None,
+        }
+    }
+}
+
+/// The offset past the argument's escape whose letter is at `at` (after its backslash, spelled
+/// once or twice); `unicode` is how a `\u` escape is spelled, for a surrogate's pair.
+#[inline]
+fn escape_end(text: &[u8], at: usize, unicode: &[u8]) -> Option<usize> {
+    let twice = unicode.len() == 3;
+    match *text.get(at)? {
+        b'n' | b't' | b'r' | b'b' | b'f' | b'/' => Some(at + 1),
+        b'"' | b'\\' if !twice => Some(at + 1),
+        // `\"` and `\\` of the argument's, each character escaped again for the request.
+        b'\\' if twice => matches!(text.get(at + 1)?, b'"' | b'\\' | b'/').then_some(at + 2),
+        b'u' => {
+            let (_, width) = code_point(text, at + 1, unicode)?;
+            Some(at + 1 + width)
+        }
+        _ => None,
+    }
+}
+
+/// The character of a `\u` escape whose four digits start at `at`, and how many bytes from
+/// there it takes: a high surrogate must be followed by `unicode` and a low one.
+#[inline]
+fn code_point(text: &[u8], at: usize, unicode: &[u8]) -> Option<(char, usize)> {
+    let unit = hex4(text, at)?;
+    match unit {
+        0xD800..=0xDBFF => {
+            let low_at = at + 4 + unicode.len();
+            if text.get(at + 4..low_at)? != unicode {
+                return None;
+            }
+            let low = hex4(text, low_at)?;
+            if !(0xDC00..=0xDFFF).contains(&low) {
+                return None;
+            }
+            let c = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+            Some((char::from_u32(c)?, 4 + unicode.len() + 4))
+        }
+        _ => Some((char::from_u32(unit)?, 4)),
+    }
+}
+
+/// Four hex digits at `at`, either case.
+#[inline]
+fn hex4(text: &[u8], at: usize) -> Option<u32> {
+    let digits = text.get(at..at + 4)?;
+    digits.iter().try_fold(0, |unit, &digit| {
+        Some(unit << 4 | (digit as char).to_digit(16)?)
+    })
+}
+
+/// The offset past the UTF-8 sequence that starts at `at`: std's check, which refuses overlong
+/// forms, encoded surrogates and code points past U+10FFFF, as RFC 3629 does and the tokenizer
+/// does.
+#[inline]
+fn utf8_end(text: &[u8], at: usize) -> Option<usize> {
+    let width = match text[at] {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let sequence = text.get(at..at + width)?;
+    std::str::from_utf8(sequence).ok()?;
+    Some(at + width)
+}
+
+/// Writes a string argument's inside, as [`inside_end`] accepted it, in its canonical form:
+/// each run between escapes copied whole, each escape written as the canonical writer writes
+/// its character (`canonical::string`, which the debug builds' cross-check holds this to).
+pub(crate) fn write_inside<const TWICE: bool>(
+    out: &mut impl Write,
+    inside: &[u8],
+) -> io::Result<()> {
+    let mut plain = 0;
+    let mut i = 0;
+    loop {
+        i = backslash_from(inside, i);
+        if i >= inside.len() {
+            return out.write_all(&inside[plain..]);
+        }
+        out.write_all(&inside[plain..i])?;
+        // Where the argument's escape letter is, once its backslash is read.
+        let letter = if TWICE {
+            match inside.get(i + 1) {
+                Some(b'/') => {
+                    out.write_all(b"/")?;
+                    i += 2;
+                    plain = i;
+                    continue;
+                }
+                _ => i + 2,
+            }
+        } else {
+            i + 1
+        };
+        let unicode: &[u8] = if TWICE { b"\\\\u" } else { b"\\u" };
+        let (c, end) = match inside.get(letter).copied().unwrap_or(b'?') {
+            b'n' => ('\n', letter + 1),
+            b't' => ('\t', letter + 1),
+            b'r' => ('\r', letter + 1),
+            b'b' => ('\u{8}', letter + 1),
+            b'f' => ('\u{c}', letter + 1),
+            b'u' => match code_point(inside, letter + 1, unicode) {
+                Some((c, width)) => (c, letter + 1 + width),
+                None => ('\u{FFFD}', inside.len()),
+            },
+            // `\"`, `\\` and `\/`, their character spelled again for the request when `TWICE`.
+            b'\\' if TWICE => (
+                inside.get(letter + 1).copied().unwrap_or(b'?') as char,
+                letter + 2,
+            ),
+            other => (other as char, letter + 1),
+        };
+        let mut utf8 = [0; 4];
+        match c.encode_utf8(&mut utf8).as_bytes() {
+            [byte] if escape(*byte).1 > 0 => {
+                let (escaped, len) = escape(*byte);
+                out.write_all(&escaped[..len])?;
+            }
+            bytes => out.write_all(bytes)?,
+        }
+        i = end.min(inside.len());
+        plain = i;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads `inside` followed by its delimiter, then writes it.
+    fn canonical<const TWICE: bool>(inside: &str) -> Option<String> {
+        let text = format!("{inside}{}", if TWICE { "\\\"" } else { "\"" });
+        let (end, _) = inside_end::<TWICE>(text.as_bytes(), 0)?;
+        assert_eq!(end, inside.len());
+        let mut out = Vec::new();
+        write_inside::<TWICE>(&mut out, &text.as_bytes()[..end]).unwrap();
+        Some(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn escapes_spelled_twice_lose_one_level() {
+        let cases = [
+            (
+                r#"fn main() {\\n\\tprintln!(\\\"hi\\\");\\n}"#,
+                r#"fn main() {\n\tprintln!(\"hi\");\n}"#,
+            ),
+            (r"a\\\\b", r"a\\b"),
+            (r"a\/b\\/c\\\/d", "a/b/c/d"),
+            (r"\\u00e9\\u0041\\u001F\\u0008", "éA\\u001f\\b"),
+            (r"\\ud83d\\ude00 ok", "😀 ok"),
+            ("é ü 中", "é ü 中"),
+            (r"\\r\\f", r"\r\f"),
+        ];
+        for (inside, want) in cases {
+            assert_eq!(canonical::<true>(inside).as_deref(), Some(want), "{inside}");
+        }
+    }
+
+    #[test]
+    fn escapes_spelled_once_are_canonical() {
+        let cases = [
+            (r#"a\nb\t\"c\"\\d\/e"#, r#"a\nb\t\"c\"\\d/e"#),
+            (r"\u00E9\u001F\ud83d\ude00", "é\\u001f😀"),
+        ];
+        for (inside, want) in cases {
+            assert_eq!(
+                canonical::<false>(inside).as_deref(),
+                Some(want),
+                "{inside}"
+            );
+        }
+    }
+
+    /// What the general path must read instead: control characters in the argument's text, a
+    /// `\u` of the request's, lone surrogates, bad escapes, invalid UTF-8, a raw quote.
+    #[test]
+    fn the_rare_and_the_invalid_are_declined() {
+        for inside in [
+            r"a\nb",
+            r"\u0041",
+            r"\\ud83d",
+            r"\\ude00",
+            r"\\ud83d\\u0041",
+            r"\\x",
+            r"\\u00g0",
+            "a\"b",
+            "a\u{1}b",
+        ] {
+            assert_eq!(canonical::<true>(inside), None, "{inside}");
+        }
+        assert_eq!(inside_end::<true>(b"\xC0\x80\\\"", 0), None);
+        assert_eq!(inside_end::<true>(b"\xED\xA0\x80\\\"", 0), None);
+        assert_eq!(canonical::<false>(r"\ud83d"), None);
+        assert_eq!(canonical::<false>(r"\x"), None);
+    }
+}
