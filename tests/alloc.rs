@@ -93,6 +93,12 @@ fn calls() -> Vec<Vec<u8>> {
     // Deeper than the tokenizer's limit where the schema has ended: read on through, with the
     // levels past 64 kept on the stack, not the heap.
     let deep = format!(r#"{{\"path\":{}{}}}"#, "[".repeat(3000), "]".repeat(3000));
+    // A file's contents, as a model writes them: escapes spelled twice, read and written in
+    // place (`escaped_value.rs`), 34 KB of them.
+    let contents = format!(
+        r#"{{\"path\":\"{}\"}}"#,
+        r#"fn f() {\\n\\tprintln!(\\\"é\\\");\\n}\\n"#.repeat(1000)
+    );
     let texts = [
         r#"{\"path\":\"a\"}"#.to_string(),
         r#"{ \"path\" : \"\u00e9\\n\" , \"extra\" : [1, {\"a\": 2.5e3}] }"#.to_string(),
@@ -104,6 +110,8 @@ fn calls() -> Vec<Vec<u8>> {
         long_messages,
         long_pointer,
         deep,
+        contents,
+        r#"{\"path\":\"a\\n\\t\\\"b\\\" é \\u00e9 \\ud83d\\ude00 \\\\ \\/ \/\"}"#.to_string(),
     ];
     let mut all = Vec::new();
     for text in &texts {
@@ -133,6 +141,7 @@ fn calls() -> Vec<Vec<u8>> {
         r#"{"path":"a","x":{"y":[1,2,{"z":null}]},"start_line":"5","end_line":1.5}"#,
         r#"[1]"#,
         r#""{\"path\":\"a\"}""#,
+        r#"{"path":"a\n\t\"b\" é \u00e9 \ud83d\ude00 \\ \/"}"#,
     ];
     for value in values {
         let envelopes = [
