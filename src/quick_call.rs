@@ -120,6 +120,23 @@ impl<'a> Quick<'a, '_> {
         self.judged = None;
     }
 
+    /// Reads the envelope at `at` again, for `self.format`, forgetting what the last reading
+    /// found.
+    fn read_envelope_again(&mut self, at: usize, strict: Option<bool>) -> Option<()> {
+        let format = self.format;
+        self.start_over();
+        self.name = None;
+        self.id = None;
+        self.tool = None;
+        self.index = 0;
+        self.arguments = None;
+        self.type_seen = false;
+        self.function_seen = false;
+        self.nullable =
+            strict == Some(true) && matches!(format, Format::OpenAi | Format::OpenAiResponses);
+        self.read_envelope(at).map(drop)
+    }
+
     /// Reads the request field by field, from the start, and judges the arguments for the shape
     /// it asks for: what the answer needs.
     #[inline(never)]
@@ -148,7 +165,7 @@ impl<'a> Quick<'a, '_> {
     /// The request's fields; the shape they ask for.
     fn read_fields(&mut self) -> Option<Shape> {
         let input = self.input;
-        let (mut op, mut format, mut strict, mut call) = (false, None, None, false);
+        let (mut op, mut format, mut strict, mut call) = (false, None, None, None);
         let mut at = after(input, 0, b'{')?;
         loop {
             let (field, end) = spelled(input, at, &FIELDS)?;
@@ -160,10 +177,17 @@ impl<'a> Quick<'a, '_> {
                     op = true;
                     end
                 }
-                1 if format.is_none() && !call => {
+                1 if format.is_none() => {
                     let (index, end) = spelled(input, at, &Format::NAMES)?;
-                    format = Some(Format::ALL[index]);
-                    self.format = Format::ALL[index];
+                    let asked = Format::ALL[index];
+                    format = Some(asked);
+                    // The call came first (a harness that sorts its keys) and was read for the
+                    // format guessed then: read it again if the guess was wrong.
+                    let guessed = self.format;
+                    self.format = asked;
+                    if let Some(call_at) = call.filter(|_| guessed != asked) {
+                        self.read_envelope_again(call_at, strict)?;
+                    }
                     end
                 }
                 2 if strict.is_none() => match input.get(at..)? {
@@ -177,8 +201,11 @@ impl<'a> Quick<'a, '_> {
                     }
                     _ => return None,
                 },
-                3 if !call => {
-                    call = true;
+                3 if call.is_none() => {
+                    call = Some(at);
+                    if format.is_none() {
+                        self.format = format_near_the_end(input);
+                    }
                     self.nullable = strict == Some(true)
                         && matches!(self.format, Format::OpenAi | Format::OpenAiResponses);
                     self.read_envelope(at)?
@@ -192,8 +219,13 @@ impl<'a> Quick<'a, '_> {
                 _ => return None,
             }
         }
-        if !op || !call || skip_whitespace(input, at + 1) != input.len() {
+        if !op || skip_whitespace(input, at + 1) != input.len() {
             return None;
+        }
+        let call = call?;
+        if format.is_none() && self.format != Format::OpenAi {
+            self.format = Format::OpenAi;
+            self.read_envelope_again(call, strict)?;
         }
         Shape::new(format.unwrap_or(Format::OpenAi), strict.unwrap_or(false))
     }
@@ -468,6 +500,23 @@ fn read_compact(
         return None;
     }
     Some((at, kept))
+}
+
+/// The format a request names in its last bytes, where a harness that sorts its keys puts it
+/// (after `call`), or OpenAI's: a guess, for reading the call before the field is reached. A
+/// wrong guess costs a second reading of the envelope, and a failed one declines the call.
+fn format_near_the_end(input: &[u8]) -> Format {
+    const FIELD: &[u8] = b"\"format\"";
+    let tail = input.len().saturating_sub(96);
+    let found = input[tail..]
+        .windows(FIELD.len())
+        .position(|window| window == FIELD)
+        .and_then(|at| {
+            let at = after(input, tail + at + FIELD.len(), b':')?;
+            let (index, _) = spelled(input, skip_whitespace(input, at), &Format::NAMES)?;
+            Some(Format::ALL[index])
+        });
+    found.unwrap_or(Format::OpenAi)
 }
 
 /// Stands for arguments left out, which are `{}`.
@@ -1023,6 +1072,55 @@ mod tests {
                     answer(request.as_bytes(), &mut out).is_some(),
                     "declined: {request}"
                 );
+                agrees_with_general(request.as_bytes());
+            }
+        }
+    }
+
+    /// A harness that sorts its keys puts `call` before `format`: such a call is read here in
+    /// every format, and a `format` among the arguments near the end misleads nothing.
+    #[test]
+    fn a_call_before_its_format_is_read_here() {
+        let openai = r#"{"function":{"arguments":"{\"path\":\"a\"}","name":"read_file"},"id":"c","type":"function"}"#;
+        let calls = [
+            ("openai", openai),
+            (
+                "openai_responses",
+                r#"{"arguments":"{\"path\":\"a\"}","call_id":"c","name":"read_file","type":"function_call"}"#,
+            ),
+            (
+                "anthropic",
+                r#"{"id":"t","input":{"path":"a"},"name":"read_file","type":"tool_use"}"#,
+            ),
+            ("gemini", r#"{"args":{"path":"a"},"name":"read_file"}"#),
+            ("mcp", r#"{"arguments":{"path":"a"},"name":"read_file"}"#),
+        ];
+        for (format, call) in calls {
+            // Gemini and MCP have no strict mode: the general path refuses the request.
+            let stricts: &[&str] = match format {
+                "gemini" | "mcp" => &[""],
+                _ => &["", r#","strict":true"#],
+            };
+            for strict in stricts {
+                let request =
+                    format!(r#"{{"call":{call},"format":"{format}","op":"check_call"{strict}}}"#);
+                let mut out = Vec::new();
+                assert!(
+                    answer(request.as_bytes(), &mut out).is_some(),
+                    "declined: {request}"
+                );
+                agrees_with_general(request.as_bytes());
+            }
+        }
+        // Arguments that name a format where the guess looks, and no `format` field: OpenAI's.
+        let misleading = [
+            r#"{"op":"check_call","call":{"type":"tool_use","id":"t","name":"read_file","input":{"path":"a","x":{"format":"anthropic"}}}}"#.to_string(),
+            format!(r#"{{"op":"check_call","call":{}}}"#, openai.replace(r#"\"a\""#, r#"\"\\\"format\\\":\\\"mcp\\\"\""#)),
+            format!(r#"{{"call":{openai},"op":"check_call","x":{{"format":"mcp"}}}}"#),
+        ];
+        for request in misleading {
+            let mut out = Vec::new();
+            if answer(request.as_bytes(), &mut out).is_some() {
                 agrees_with_general(request.as_bytes());
             }
         }
