@@ -240,6 +240,74 @@ impl Names for Compiled {
     }
 }
 
+/// What check_call's quick path (`quick_call.rs`) needs of a catalog beyond its names: the
+/// model, and what it reads of each tool's top-level properties at a glance. The compiled-in
+/// catalog's tables are made when the crate is compiled; a run-time catalog makes its own when
+/// it is read ([`QuickTables::root_masks`] from the same [`is_plain`]).
+pub(crate) trait QuickTables: Names {
+    fn model(&self) -> Model<'_>;
+    /// Whether the quick path may read tool `tool`'s calls: a flat tool, within the sizes the
+    /// checker of its catalog allows.
+    fn quick(&self, tool: usize) -> bool;
+    /// Two masks of tool `tool`'s top-level properties, a bit each in schema order (the first
+    /// 64): the [plain](is_plain) ones, and the required ones.
+    fn root_masks(&self, tool: usize) -> (u64, u64);
+    /// `,"name":` (and `"` for a string) for top-level property `property` of tool `tool`.
+    fn root_key(&self, tool: usize, property: usize) -> &[u8];
+    /// `,"name":"NAME","ok":true}` and a newline, for tool `tool`.
+    fn valid_end(&self, tool: usize) -> &[u8];
+    /// The tool whose name is spelled at `at` and closed by a quote: its index, and the offset
+    /// of that quote. In a small catalog each name is tried where it starts, as the arguments'
+    /// keys are (`quick_call::read_compact`), so the reads after it need not wait for a scan.
+    #[inline(always)]
+    fn named_at(&self, input: &[u8], at: usize) -> Option<(usize, usize)> {
+        if self.count() > SCANNED {
+            let end = crate::tokenizer::plain_run_end(input, at);
+            return Some((self.find_name(&input[at..end])?, end));
+        }
+        (0..self.count()).find_map(|index| {
+            let name = self.name(index).as_bytes();
+            let end = at + name.len();
+            let spelled = input.get(at..end)?;
+            (crate::tokenizer::same(spelled, name) && input.get(end) == Some(&b'"'))
+                .then_some((index, end))
+        })
+    }
+}
+
+impl QuickTables for Compiled {
+    #[inline(always)]
+    fn model(&self) -> Model<'_> {
+        MODEL
+    }
+    #[inline(always)]
+    fn quick(&self, tool: usize) -> bool {
+        TOOLS[tool].flat
+    }
+    #[inline(always)]
+    fn root_masks(&self, tool: usize) -> (u64, u64) {
+        ROOT_MASKS[tool]
+    }
+    #[inline(always)]
+    fn root_key(&self, tool: usize, property: usize) -> &[u8] {
+        root_key(tool, property)
+    }
+    #[inline(always)]
+    fn valid_end(&self, tool: usize) -> &[u8] {
+        valid_end(tool)
+    }
+}
+
+/// Whether a property's values carry no enum and no bound: the quick path then needs nothing
+/// but their type.
+pub(crate) const fn is_plain(schema: &Schema) -> bool {
+    schema.enumeration.is_none()
+        && schema.min_length.is_none()
+        && schema.max_length.is_none()
+        && schema.minimum.is_none()
+        && schema.maximum.is_none()
+}
+
 /// The index in [`TOOLS`] of the tool whose name the request's string literal (quotes and
 /// escapes included) decodes to.
 #[inline]
@@ -472,13 +540,7 @@ pub(crate) static ROOT_MASKS: [(u64, u64); TOOLS.len()] = {
         let properties = TABLES.const_properties(TABLES.const_node(TOOL_TABLE[tool].input));
         let mut i = 0;
         while i < properties.len() && i < 64 {
-            let schema = TABLES.const_node(properties[i].schema);
-            if schema.enumeration.is_none()
-                && schema.min_length.is_none()
-                && schema.max_length.is_none()
-                && schema.minimum.is_none()
-                && schema.maximum.is_none()
-            {
+            if is_plain(TABLES.const_node(properties[i].schema)) {
                 masks[tool].0 |= 1 << i;
             }
             if properties[i].required {

@@ -15,11 +15,13 @@
 //! Problems that fit the same reading (a wrong type, an unknown or missing argument, a bound, an
 //! enum) are judged here too, into the checker's own [`Problems`], and written by the same code.
 
-use crate::catalog::MODEL;
-use crate::catalog::{self, Tool};
-use crate::check::{self, Problems, Segment, What, PATH_LEN};
+#[cfg(debug_assertions)]
+use crate::call::Call;
+use crate::catalog::QuickTables;
+use crate::check::{self, Problems, Segment, What};
 use crate::escaped_value;
 use crate::request::{after, spelled};
+use crate::schema::{Model, Tool};
 use crate::schema::{Schema, Type};
 use crate::tokenizer::{plain_run_end, same, skip_whitespace, Kind, Token};
 use crate::verdict::{self, Parts};
@@ -32,20 +34,32 @@ const MOST_ARGUMENTS: usize = 16;
 
 /// Answers a `check_call` request whole, or declines with `None` before writing anything.
 #[inline]
-pub(crate) fn answer(input: &[u8], out: &mut impl Write) -> Option<io::Result<()>> {
+pub(crate) fn answer(
+    input: &[u8],
+    out: &mut impl Write,
+    catalog: &impl QuickTables,
+) -> Option<io::Result<()>> {
     if input.len() > crate::error::MAX_INPUT {
         return None;
     }
-    attempt(input, out)
+    attempt(input, out, catalog)
 }
+
+/// Room for a problem's path here: one step, the argument's key or the missing property.
+const QUICK_PATH: usize = 1;
 
 /// One reading of the call.
 #[inline]
-fn attempt(input: &[u8], out: &mut impl Write) -> Option<io::Result<()>> {
+fn attempt(
+    input: &[u8],
+    out: &mut impl Write,
+    catalog: &impl QuickTables,
+) -> Option<io::Result<()>> {
     // Apart from the call, so that the call stays small to set up and move.
     let mut problems = None;
     let mut members = [Member::EMPTY; MOST_ARGUMENTS];
     let mut call = Quick {
+        catalog,
         input,
         format: Format::OpenAi,
         nullable: false,
@@ -68,13 +82,18 @@ fn attempt(input: &[u8], out: &mut impl Write) -> Option<io::Result<()>> {
         None => call.read_request()?,
     };
     match call.problems {
-        Some(problems) if !problems.is_empty() => {
-            Some(verdict::invalid(out, &parts, MODEL, tool, problems))
-        }
+        Some(problems) if !problems.is_empty() => Some(verdict::invalid(
+            out,
+            &parts,
+            catalog.model(),
+            tool,
+            problems,
+        )),
         _ => Some(write_valid(
             out,
             &parts,
             input,
+            catalog,
             index,
             call.members,
             call.kept,
@@ -83,7 +102,8 @@ fn attempt(input: &[u8], out: &mut impl Write) -> Option<io::Result<()>> {
 }
 
 /// A call being read.
-struct Quick<'a, 'p> {
+struct Quick<'a, 'p, C> {
+    catalog: &'a C,
     input: &'a [u8],
     /// The format the envelope is read for: the request's, or the default until it says.
     format: Format,
@@ -92,7 +112,7 @@ struct Quick<'a, 'p> {
     /// String literals of the request, quotes included.
     name: Option<&'a [u8]>,
     id: Option<&'a [u8]>,
-    tool: Option<&'static Tool>,
+    tool: Option<&'a Tool>,
     /// The tool's index in the catalog.
     index: usize,
     /// Where the arguments start (a string literal's `"`, or an object's `{`), and whether they
@@ -105,14 +125,14 @@ struct Quick<'a, 'p> {
     kept: u64,
     /// The problems found, made room for at the first one: most calls have none, and the room
     /// is 3.5 KB to set up.
-    problems: &'p mut Option<Problems<'a, PATH_LEN>>,
+    problems: &'p mut Option<Problems<'a, QUICK_PATH>>,
     type_seen: bool,
     function_seen: bool,
 }
 
 const FIELDS: [&str; 4] = ["op", "format", "strict", "call"];
 
-impl<'a> Quick<'a, '_> {
+impl<'a, C: QuickTables> Quick<'a, '_, C> {
     /// Forgets what judging the arguments found, to judge them again.
     fn start_over(&mut self) {
         *self.problems = None;
@@ -140,7 +160,7 @@ impl<'a> Quick<'a, '_> {
     /// Reads the request field by field, from the start, and judges the arguments for the shape
     /// it asks for: what the answer needs.
     #[inline(never)]
-    fn read_request(&mut self) -> Option<(Parts<'a>, &'static Tool, usize)> {
+    fn read_request(&mut self) -> Option<(Parts<'a>, &'a Tool, usize)> {
         self.start_over();
         let shape = self.read_fields()?;
         let tool = self.tool?;
@@ -235,7 +255,7 @@ impl<'a> Quick<'a, '_> {
     /// "arguments":A}}}`. Matched a constant run at a time; `None` leaves the request to the
     /// field-by-field reader, which starts over.
     #[inline(always)]
-    fn in_order(&mut self) -> Option<(Parts<'a>, &'static Tool, usize)> {
+    fn in_order(&mut self) -> Option<(Parts<'a>, &'a Tool, usize)> {
         const START: &[u8; 33] = b"{\"op\":\"check_call\",\"call\":{\"id\":\"";
         const MIDDLE: &[u8; 40] = b"\",\"type\":\"function\",\"function\":{\"name\":\"";
         const ARGUMENTS: &[u8; 14] = b"\",\"arguments\":";
@@ -244,9 +264,9 @@ impl<'a> Quick<'a, '_> {
         let id_end = plain_run_end(input, at);
         let at = prefix(input, id_end, MIDDLE)?;
         let name_start = at;
-        let (index, name_end) = tool_named_at(input, name_start)?;
+        let (index, name_end) = self.catalog.named_at(input, name_start)?;
         let at = prefix(input, name_end, ARGUMENTS)?;
-        let tool = &catalog::TOOLS[index];
+        let tool = &self.catalog.model().tools[index];
         let end = self.judge_arguments(at, true, index)?;
         if input.get(end..end + 3) != Some(b"}}}") || skip_whitespace(input, end + 3) != input.len()
         {
@@ -315,8 +335,8 @@ impl<'a> Quick<'a, '_> {
                     if role == Role::Name {
                         self.name = Some(value);
                         let name = &value[1..value.len() - 1];
-                        self.index = catalog::find_name(name)?;
-                        self.tool = Some(&catalog::TOOLS[self.index]);
+                        self.index = self.catalog.find_name(name)?;
+                        self.tool = Some(&self.catalog.model().tools[self.index]);
                     } else {
                         self.id = Some(value);
                     }
@@ -358,18 +378,19 @@ impl<'a> Quick<'a, '_> {
     /// Judges the arguments at `at` (a string literal holding JSON text when `escaped`, else an
     /// object), for the current nullability; the offset past them.
     fn judge_arguments(&mut self, at: usize, escaped: bool, index: usize) -> Option<usize> {
-        let tool = &catalog::TOOLS[index];
         // Only the flat subset is read here; `validate.rs` judges the rest.
-        if !tool.flat {
+        if !self.catalog.quick(index) {
             return None;
         }
+        let model = self.catalog.model();
+        let root = model.input(&model.tools[index]);
         self.judged = Some(self.nullable);
         let input = self.input;
         if at == EMPTY_AT {
-            return read_arguments::<false>(b"{}", 0, MODEL.input(tool), self);
+            return read_arguments::<_, false>(b"{}", 0, root, self);
         }
         if !escaped {
-            return read_arguments::<false>(input, at, MODEL.input(tool), self);
+            return read_arguments::<_, false>(input, at, root, self);
         }
         if input.get(at) != Some(&b'"') {
             return None;
@@ -378,14 +399,15 @@ impl<'a> Quick<'a, '_> {
         let start = at + 1;
         let inside = spaces(input, start);
         if input.get(inside) == Some(&b'"') {
-            read_arguments::<false>(b"{}", 0, MODEL.input(tool), self)?;
+            read_arguments::<_, false>(b"{}", 0, root, self)?;
             return Some(inside + 1);
         }
         let compact = read_compact(
             input,
             start,
-            MODEL.input(tool),
-            catalog::ROOT_MASKS[index],
+            model,
+            root,
+            self.catalog.root_masks(index),
             self.nullable,
             self.members,
         );
@@ -395,7 +417,7 @@ impl<'a> Quick<'a, '_> {
                 return Some(end.0 + 1);
             }
         }
-        let end = read_arguments::<true>(input, start, MODEL.input(tool), self)?;
+        let end = read_arguments::<_, true>(input, start, root, self)?;
         let end = spaces(input, end);
         (input.get(end) == Some(&b'"')).then_some(end + 1)
     }
@@ -410,7 +432,8 @@ impl<'a> Quick<'a, '_> {
 fn read_compact(
     text: &[u8],
     at: usize,
-    root: &'static Schema,
+    model: Model<'_>,
+    root: &Schema,
     (plain, required): (u64, u64),
     nullable_optionals: bool,
     members: &mut [Member; MOST_ARGUMENTS],
@@ -432,9 +455,9 @@ fn read_compact(
             // Each property's name is tried where the key starts, instead of scanning for the
             // key's end: the match is a predicted branch, so the reads after the key need not
             // wait for a scan of it (perf: each scan's result fed the next load).
-            let properties = MODEL.properties(root);
+            let properties = model.properties(root);
             let (index, value_at) = properties.iter().enumerate().find_map(|(i, p)| {
-                let name = MODEL.bytes(p.name);
+                let name = model.bytes(p.name);
                 let key_end = key_start + name.len();
                 let value_at = key_end + 3;
                 let key = text.get(key_start..key_end)?;
@@ -442,7 +465,7 @@ fn read_compact(
                     .then_some((i, value_at))
             })?;
             let property = &properties[index];
-            let schema = MODEL.node(property.schema);
+            let schema = model.node(property.schema);
             let (kind, start, stop, end) = match (text.get(value_at)?, schema.ty) {
                 (b'\\', Type::String) => {
                     let start = value_at + 2;
@@ -567,29 +590,13 @@ fn role(format: Format, function: bool, key: &[u8]) -> Role {
         .map_or(Role::Skip, |&(_, role)| role)
 }
 
-/// The tool whose name is spelled at `at` and closed by a quote: its index, and the offset of
-/// that quote. In a small catalog each name is tried where it starts, as the arguments' keys
-/// are (see [`read_compact`]).
-#[inline(always)]
-fn tool_named_at(input: &[u8], at: usize) -> Option<(usize, usize)> {
-    if catalog::TOOLS.len() > catalog::SCANNED {
-        let end = plain_run_end(input, at);
-        return Some((catalog::find_name(&input[at..end])?, end));
-    }
-    catalog::NAMES.iter().enumerate().find_map(|(index, tool)| {
-        let end = at + tool.len();
-        let name = input.get(at..end)?;
-        (same(name, tool.as_bytes()) && input.get(end) == Some(&b'"')).then_some((index, end))
-    })
-}
-
 /// The property of a flat object that `key` (plain ASCII) names.
 #[inline(always)]
-fn property_index(object: &Schema, key: &[u8]) -> Option<usize> {
-    MODEL
+fn property_index(model: Model<'_>, object: &Schema, key: &[u8]) -> Option<usize> {
+    model
         .properties(object)
         .iter()
-        .position(|property| same(MODEL.bytes(property.name), key))
+        .position(|property| same(model.bytes(property.name), key))
 }
 
 /// A string literal of plain ASCII at `at` (no escapes): the literal, quotes included, and the
@@ -721,12 +728,13 @@ impl Member {
 /// problems, keeping the members to write (`null`s are dropped); the offset past its `}`.
 /// `ESCAPED`: the object is JSON text inside a string literal, so each of its `"` is `\"`.
 /// `None` declines: anything not flat and plain.
-fn read_arguments<'a, const ESCAPED: bool>(
+fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
     text: &'a [u8],
     at: usize,
-    root: &'static Schema,
-    call: &mut Quick<'a, '_>,
+    root: &'a Schema,
+    call: &mut Quick<'a, '_, C>,
 ) -> Option<usize> {
+    let model = call.catalog.model();
     if root.properties.len as usize > MOST_ARGUMENTS {
         return None;
     }
@@ -780,7 +788,7 @@ fn read_arguments<'a, const ESCAPED: bool>(
             let key = &text[key_start..key_end];
             // A problem may quote the value, and messages quote a literal without escapes:
             // the general path words those.
-            let index = property_index(root, key);
+            let index = property_index(model, root, key);
             if escapes && index.is_none_or(|index| seen & (1 << index) != 0) {
                 return None;
             }
@@ -795,9 +803,9 @@ fn read_arguments<'a, const ESCAPED: bool>(
                 }
                 Some(index) => {
                     seen |= 1 << index;
-                    let property = &MODEL.properties(root)[index];
+                    let property = &model.properties(root)[index];
                     let nullable = nullable_optionals && !property.required;
-                    let schema = MODEL.node(property.schema);
+                    let schema = model.node(property.schema);
                     // The usual argument: the right type, with no enum or bound to check.
                     let plain = schema.enumeration.is_none()
                         && match (schema.ty, kind) {
@@ -822,7 +830,7 @@ fn read_arguments<'a, const ESCAPED: bool>(
                             at: start,
                             raw: literal,
                         };
-                        check::scalar(MODEL, token, schema, nullable)
+                        check::scalar(model, token, schema, nullable)
                     };
                     if let Some(what) = what {
                         note!(met(&path, Some(Segment::Key(key_literal)), what));
@@ -852,9 +860,9 @@ fn read_arguments<'a, const ESCAPED: bool>(
             }
         }
     }
-    for (index, property) in MODEL.properties(root).iter().enumerate() {
+    for (index, property) in model.properties(root).iter().enumerate() {
         if property.required && seen & (1 << index) == 0 {
-            note!(missing(0, index as u32, &path, MODEL, property));
+            note!(missing(0, index as u32, &path, model, property));
         }
     }
     call.kept = kept;
@@ -900,6 +908,7 @@ fn write_valid(
     out: &mut impl Write,
     parts: &Parts<'_>,
     input: &[u8],
+    catalog: &impl QuickTables,
     index: usize,
     members: &[Member; MOST_ARGUMENTS],
     kept: u64,
@@ -909,7 +918,7 @@ fn write_valid(
     while left != 0 {
         let property = left.trailing_zeros() as usize;
         // `,"key":` and, for a string, its opening quote; the first member has no comma.
-        let key = catalog::root_key(index, property);
+        let key = catalog.root_key(index, property);
         out.write_all(if left == kept { &key[1..] } else { key })?;
         left &= left - 1;
         let member = members[property];
@@ -930,28 +939,31 @@ fn write_valid(
     } else {
         out.write_all(b"}")?;
     }
-    out.write_all(catalog::valid_end(index))
+    out.write_all(catalog.valid_end(index))
 }
 
 /// Debug builds: the general path gives the same bytes for a call answered here, every byte
 /// of it. The answers are compared a [`WINDOW`] at a time, each pair written again for its
 /// window into fixed buffers (an allocation here would show in `tests/alloc.rs`), until a
-/// window holds both ends: an answer of any length is compared whole.
+/// window holds both ends: an answer of any length is compared whole. `general` is the
+/// general path's answer over the same catalog.
 #[cfg(debug_assertions)]
-pub(crate) fn agrees_with_general(input: &[u8]) {
+pub(crate) fn agrees_with_general<C: QuickTables>(
+    input: &[u8],
+    catalog: &C,
+    general: impl Fn(&Call, Shape, &mut Window) -> io::Result<()>,
+) {
     let Ok(crate::request::Request {
         op: crate::request::Op::CheckCall { call },
         shape,
-    }) = crate::request::parse_general(input, &catalog::Compiled)
+    }) = crate::request::parse_general(input, catalog)
     else {
         panic!("the general path refuses a call the quick one answers: {input:?}");
     };
     same_answers(
         input,
-        |window| answer(input, window).is_some(),
-        |window| {
-            verdict::answer(input, &call, shape, window).expect("a window takes every write");
-        },
+        |window| answer(input, window, catalog).is_some(),
+        |window| general(&call, shape, window).expect("a window takes every write"),
     );
 }
 
@@ -992,7 +1004,7 @@ const WINDOW: usize = 16 * 1024;
 
 /// A writer that counts every byte and keeps those from `skip` to `skip` + [`WINDOW`].
 #[cfg(debug_assertions)]
-struct Window {
+pub(crate) struct Window {
     skip: usize,
     total: usize,
     bytes: [u8; WINDOW],
@@ -1034,6 +1046,14 @@ impl Write for Window {
 #[cfg(all(test, debug_assertions))]
 mod tests {
     use super::*;
+    use crate::catalog::Compiled;
+
+    /// The cross-check over the compiled-in catalog, as `respond` runs it.
+    fn agrees(input: &[u8]) {
+        agrees_with_general(input, &Compiled, |call, shape, window| {
+            verdict::answer(input, call, shape, window)
+        });
+    }
 
     /// Strings with escapes and non-ASCII text are answered here, in every form a model
     /// writes them, with the general path's bytes: escapes spelled twice in OpenAI's and the
@@ -1069,10 +1089,10 @@ mod tests {
             for request in requests {
                 let mut out = Vec::new();
                 assert!(
-                    answer(request.as_bytes(), &mut out).is_some(),
+                    answer(request.as_bytes(), &mut out, &Compiled).is_some(),
                     "declined: {request}"
                 );
-                agrees_with_general(request.as_bytes());
+                agrees(request.as_bytes());
             }
         }
     }
@@ -1106,10 +1126,10 @@ mod tests {
                     format!(r#"{{"call":{call},"format":"{format}","op":"check_call"{strict}}}"#);
                 let mut out = Vec::new();
                 assert!(
-                    answer(request.as_bytes(), &mut out).is_some(),
+                    answer(request.as_bytes(), &mut out, &Compiled).is_some(),
                     "declined: {request}"
                 );
-                agrees_with_general(request.as_bytes());
+                agrees(request.as_bytes());
             }
         }
         // Arguments that name a format where the guess looks, and no `format` field: OpenAI's.
@@ -1120,8 +1140,8 @@ mod tests {
         ];
         for request in misleading {
             let mut out = Vec::new();
-            if answer(request.as_bytes(), &mut out).is_some() {
-                agrees_with_general(request.as_bytes());
+            if answer(request.as_bytes(), &mut out, &Compiled).is_some() {
+                agrees(request.as_bytes());
             }
         }
     }

@@ -5,13 +5,14 @@
 //! the rules, so a refusal is the build's own line), the model, and the renderer (`wire.rs`),
 //! run once when the catalog is read. A request is then answered by the same request reader
 //! and the same dispatch as the compiled-in catalog, as slices of what was rendered, with no
-//! allocation; calls by the same checkers (`check.rs` for flat tools, `validate.rs` for the
-//! rest). Only `quick_call.rs`, a faster reading of the compiled-in catalog's flat calls that
-//! gives the same bytes, is not used.
+//! allocation; calls by the same checkers (`quick_call.rs` and `check.rs` for flat tools,
+//! `validate.rs` for the rest), `quick_call.rs` over tables made here as the build makes the
+//! compiled-in catalog's.
 
-use crate::catalog::{self, Measure, Names};
+use crate::catalog::{self, Measure, Names, QuickTables};
 use crate::catalog_file::{self, CatalogError, MAX_CATALOG};
 use crate::error::Error;
+use crate::quick_call;
 use crate::regex::Regex;
 use crate::request;
 use crate::respond;
@@ -54,6 +55,15 @@ pub struct RuntimeCatalog {
     /// For each tool, whether `check.rs` reads its calls: a flat tool within the run-time sizes
     /// (`verdict::RUN_TIME_NESTING` and the others); `validate.rs` reads the rest.
     flat: Vec<bool>,
+    /// What the quick path reads of each tool's top-level properties ([`QuickTables`]): their
+    /// masks, their keys as the valid answer writes them (all tools' in one run, `key_at`
+    /// where each starts, `first_key` each tool's first), and each tool's answer's ending.
+    masks: Vec<(u64, u64)>,
+    keys: Vec<u8>,
+    key_at: Vec<u32>,
+    first_key: Vec<u32>,
+    valid_ends: Vec<u8>,
+    valid_end_at: Vec<u32>,
 }
 
 impl RuntimeCatalog {
@@ -87,7 +97,44 @@ impl RuntimeCatalog {
                     && within(tool, Measure::Properties, verdict::RUN_TIME_PROPERTIES)
             })
             .collect();
+        let (mut keys, mut key_at, mut first_key) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut valid_ends, mut valid_end_at) = (Vec::new(), Vec::new());
+        let mut masks = Vec::with_capacity(tools);
+        for tool in 0..tools {
+            let properties = view.properties(view.input(&view.tools[tool]));
+            let mut mask = (0, 0);
+            first_key.push(key_at.len() as u32);
+            for (i, property) in properties.iter().enumerate() {
+                let schema = view.node(property.schema);
+                if i < 64 {
+                    mask.0 |= u64::from(catalog::is_plain(schema)) << i;
+                    mask.1 |= u64::from(property.required) << i;
+                }
+                key_at.push(keys.len() as u32);
+                // As the build writes them (`catalog::ROOT_KEYS`): the name as it is, since
+                // the quick path reads only keys that need no escape.
+                keys.extend_from_slice(b",\"");
+                keys.extend_from_slice(view.bytes(property.name));
+                keys.extend_from_slice(b"\":");
+                if schema.ty == crate::schema::Type::String {
+                    keys.push(b'"');
+                }
+            }
+            masks.push(mask);
+            valid_end_at.push(valid_ends.len() as u32);
+            valid_ends.extend_from_slice(b",\"name\":\"");
+            valid_ends.extend_from_slice(view.name(tool).as_bytes());
+            valid_ends.extend_from_slice(b"\",\"ok\":true}\n");
+        }
+        key_at.push(keys.len() as u32);
+        valid_end_at.push(valid_ends.len() as u32);
         Ok(RuntimeCatalog {
+            masks,
+            keys,
+            key_at,
+            first_key,
+            valid_ends,
+            valid_end_at,
             flat,
             model,
             rendered,
@@ -131,9 +178,23 @@ impl RuntimeCatalog {
     /// Answers one request over this catalog: the bytes [`respond()`](crate::respond()) writes
     /// for a binary compiled with the same file. Allocates nothing.
     pub fn respond(&self, input: &[u8], out: &mut impl Write) -> Result<(), Error> {
+        // A call goes to its quick path as `respond()` sends it: first when it looks like one.
+        let call_first = input.get(7) == Some(&b'c');
+        if call_first {
+            if let Some(answer) = self.quick_call(input, out) {
+                return answer;
+            }
+        }
         let request = match request::parse_quick(input, self) {
             Some(request) => request?,
-            None => request::parse_general(input, self)?,
+            None => {
+                if !call_first {
+                    if let Some(answer) = self.quick_call(input, out) {
+                        return answer;
+                    }
+                }
+                request::parse_general(input, self)?
+            }
         };
         let model = self.model.model();
         let declarations = Declarations {
@@ -159,6 +220,46 @@ impl RuntimeCatalog {
 
     fn view(&self) -> Model<'_> {
         self.model.model()
+    }
+
+    /// `check_call`'s quick path, checked against the general one in debug builds.
+    fn quick_call(&self, input: &[u8], out: &mut impl Write) -> Option<Result<(), Error>> {
+        let answer = quick_call::answer(input, out, self)?;
+        #[cfg(debug_assertions)]
+        {
+            let model = self.view();
+            let patterns =
+                |pattern: Text, text: &str| verdict::matches(&self.patterns, pattern, text);
+            quick_call::agrees_with_general(input, self, |call, shape, window| {
+                verdict::answer_any(
+                    input, call, shape, window, self, model, &patterns, &self.flat,
+                )
+            });
+        }
+        Some(answer.map_err(respond::write_failed))
+    }
+}
+
+impl QuickTables for RuntimeCatalog {
+    fn model(&self) -> Model<'_> {
+        self.view()
+    }
+
+    fn quick(&self, tool: usize) -> bool {
+        self.flat[tool]
+    }
+
+    fn root_masks(&self, tool: usize) -> (u64, u64) {
+        self.masks[tool]
+    }
+
+    fn root_key(&self, tool: usize, property: usize) -> &[u8] {
+        let k = self.first_key[tool] as usize + property;
+        &self.keys[self.key_at[k] as usize..self.key_at[k + 1] as usize]
+    }
+
+    fn valid_end(&self, tool: usize) -> &[u8] {
+        &self.valid_ends[self.valid_end_at[tool] as usize..self.valid_end_at[tool + 1] as usize]
     }
 }
 
