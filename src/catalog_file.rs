@@ -846,6 +846,13 @@ impl SchemaReader<'_> {
                 "the arguments must be an object: give \"type\": \"object\", or no type".into(),
             ));
         }
+        // A root without `type` is an object (below), so its keywords must apply to objects:
+        // every shape writes `"type": "object"` there, and the `mcp` shape must read again.
+        let (types, type_form) = if input {
+            (Types::of(Type::Object), TypeForm::One)
+        } else {
+            (types, type_form)
+        };
         for (key, _) in members {
             let Some((_, applies)) = KEYWORDS.iter().find(|(keyword, _)| keyword == key) else {
                 return Err((
@@ -897,12 +904,6 @@ impl SchemaReader<'_> {
             .into_iter()
             .find(|ty| types.has(*ty) && type_form != TypeForm::Absent)
             .unwrap_or(Type::Object);
-        if input {
-            // A root without `type` is an object with no declared properties: every shape
-            // writes it as one.
-            schema.types = Types::of(Type::Object);
-            schema.type_form = TypeForm::One;
-        }
         let text = |reader: &mut Self, key: &str| -> Result<Option<Text>, SchemaError> {
             Ok(optional_string(field(key), &at(key))?.map(|text| reader.model.text(&text)))
         };

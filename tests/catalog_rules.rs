@@ -232,6 +232,18 @@ fn types() {
         refusal(&with_property(r#"{"type":["string","string"]}"#)),
         r#"tool "t": /inputSchema/properties/p/type/1: "string" appears twice"#
     );
+    // A root without type is an object, so its keywords must apply to objects: every shape
+    // writes `"type":"object"` there, and the `mcp` shape is read again as it is written (the
+    // runtime fuzz target found a root with a `pattern`, accepted, whose `mcp` list was not).
+    assert_eq!(
+        refusal(&with_schema(r#"{"pattern":"^a","properties":{}}"#)),
+        r#"tool "t": /inputSchema/pattern: "pattern" applies to string schemas, not object"#
+    );
+    assert_eq!(
+        refusal(&with_schema(r#"{"minItems":1}"#)),
+        r#"tool "t": /inputSchema/minItems: "minItems" applies to array schemas, not object"#
+    );
+    accepted(&with_schema(r#"{"minProperties":1,"title":"t"}"#));
     // A root without type (`{}` too) is an object with no declared properties; a list of types,
     // `null` and boolean schemas are JSON Schema's.
     accepted(&with_schema("{}"));
