@@ -507,7 +507,7 @@ fn check_call_over_a_catalog_of_bounds_matches_its_golden_files() {
     assert!(assert_run_time_catalog_agrees(&binary, &catalog, &tools) >= 8 * 4);
 }
 
-/// The catalogs that pydantic, zod and six published MCP servers write (`tests/catalogs/`,
+/// The catalogs that pydantic, zod and seven published MCP servers write (`tests/catalogs/`,
 /// each made by the real tool): each builds, every answer (each tool and the list, in 8
 /// shapes) is its golden file's, written by `tests/framework_reference.py` from the docs alone,
 /// its `mcp` tool list builds again into a binary that gives every answer of the first, byte
@@ -559,6 +559,12 @@ fn framework_catalogs_build_and_their_mcp_list_gives_the_same_bytes() {
             "mcp-servers/golden/server-memory",
             9,
             0,
+        ),
+        (
+            "mcp-servers/github-mcp-server.json",
+            "mcp-servers/golden/github-mcp-server",
+            97,
+            1,
         ),
     ];
     // The goldens are compared for every catalog before failing, so that one run lists every
@@ -612,7 +618,11 @@ fn framework_catalogs_build_and_their_mcp_list_gives_the_same_bytes() {
             common::assert_same_bytes(&b.2, &a.2, &format!("{catalog}: stderr of {request}"));
         }
     }
-    assert_eq!(answered, 8 * (91 + 9), "91 tools and 9 lists, in 8 shapes");
+    assert_eq!(
+        answered,
+        8 * (188 + 10),
+        "188 tools and 10 lists, in 8 shapes"
+    );
     assert!(
         differences.is_empty(),
         "{} of {answered} answers differ from their golden files:\n{}",

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the golden files of the framework catalogs from the specification alone.
 
-The catalogs are the ones pydantic, zod and six published MCP servers write (tests/catalogs/):
+The catalogs are the ones pydantic, zod and seven published MCP servers write (tests/catalogs/):
 JSON Schema 2020-12 (and draft-07, as the MCP TypeScript SDK writes it), far beyond the flat
 subset that tests/golden_reference.py renders. The rules come from two pages only:
 docs/catalogs.md ("The schema keywords", "How check_call reads a schema", "Rendering": the table
@@ -43,6 +43,7 @@ FRAMEWORK_CATALOGS = [
     ("mcp-servers/server-everything.json", "mcp-servers/golden/server-everything"),
     ("mcp-servers/server-filesystem.json", "mcp-servers/golden/server-filesystem"),
     ("mcp-servers/server-memory.json", "mcp-servers/golden/server-memory"),
+    ("mcp-servers/github-mcp-server.json", "mcp-servers/golden/github-mcp-server"),
 ]
 
 
