@@ -28,6 +28,10 @@
 //!
 //!     cd fuzz/versus_serde_json && RUSTFLAGS= cargo run --release --bin calls [FILTER]
 use serde_json::{json, Map, Value};
+
+#[path = "../serde_side.rs"]
+mod serde_side;
+use serde_side::{serde_side, Writer};
 use std::hint::black_box;
 use std::path::Path;
 use std::process::Command;
@@ -252,64 +256,6 @@ fn closed(schema: &Value) -> Value {
     Value::Object(node)
 }
 
-/// serde_json's writer with RFC 8785's numbers (see `check_call.rs`).
-struct Jcs;
-
-impl serde_json::ser::Formatter for Jcs {
-    fn write_f64<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        value: f64,
-    ) -> std::io::Result<()> {
-        if value == 0.0 {
-            return w.write_all(b"0");
-        }
-        w.write_all(ryu_js::Buffer::new().format(value).as_bytes())
-    }
-}
-
-/// The serde_json program: `Value` for the request and the arguments, jsonschema to validate,
-/// `json!` for the answer, written canonically.
-fn serde_side(validator: &jsonschema::Validator, tool: &str, request: &[u8], out: &mut Vec<u8>) {
-    use serde::Serialize;
-    let request: Value = serde_json::from_slice(request).unwrap();
-    assert_eq!(request["op"], "check_call");
-    let call = &request["call"];
-    let id = call["id"].as_str().unwrap();
-    assert_eq!(call["type"], "function");
-    let function = &call["function"];
-    let name = function["name"].as_str().unwrap();
-    assert_eq!(name, tool);
-    let text = function["arguments"].as_str().unwrap();
-    let arguments: Value = serde_json::from_str(text).unwrap();
-    let answer = if validator.is_valid(&arguments) {
-        json!({"arguments": arguments, "id": id, "name": name, "ok": true})
-    } else {
-        let errors: Vec<Value> = validator
-            .iter_errors(&arguments)
-            .map(|error| {
-                json!({
-                    "code": "invalid",
-                    "message": error.to_string(),
-                    "path": error.instance_path().to_string(),
-                })
-            })
-            .collect();
-        let text = errors
-            .iter()
-            .map(|error| error["message"].as_str().unwrap())
-            .collect::<Vec<_>>()
-            .join("\n");
-        json!({
-            "errors": errors, "id": id, "name": name, "ok": false,
-            "reply": {"content": text, "role": "tool", "tool_call_id": id},
-        })
-    };
-    let mut serializer = serde_json::Serializer::with_formatter(&mut *out, Jcs);
-    answer.serialize(&mut serializer).unwrap();
-    out.push(b'\n');
-}
-
 /// Mean ns per call over `calls` calls.
 fn sample(calls: usize, call: &mut dyn FnMut()) -> f64 {
     let started = Instant::now();
@@ -368,7 +314,13 @@ fn main() {
         let mut want = Vec::new();
         ours(request, &mut want);
         let mut theirs = Vec::new();
-        serde_side(&validator, case.tool, request, &mut theirs);
+        serde_side(
+            &validator,
+            Writer::JcsFormatter,
+            case.tool,
+            request,
+            &mut theirs,
+        );
         let verdict = |answer: &[u8]| {
             let answer: Value = serde_json::from_slice(answer).unwrap();
             answer["ok"].as_bool().unwrap()
@@ -397,7 +349,13 @@ fn main() {
         let mut out = Vec::with_capacity(want.len().max(theirs.len()) * 2);
         let mut serde_call = || {
             out.clear();
-            serde_side(&validator, case.tool, black_box(request), &mut out);
+            serde_side(
+                &validator,
+                Writer::JcsFormatter,
+                case.tool,
+                black_box(request),
+                &mut out,
+            );
             assert_eq!(black_box(&out).len(), theirs.len());
         };
         let serde_calls = (SAMPLE_NS / sample(3, &mut serde_call)).ceil() as usize;

@@ -15,6 +15,10 @@
 //!
 //!     cd fuzz/versus_serde_json && RUSTFLAGS= cargo run --release --bin check_call
 use serde_json::{json, Value};
+
+#[path = "../serde_side.rs"]
+mod serde_side;
+use serde_side::{serde_side, Writer};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -24,90 +28,6 @@ const SAMPLES: usize = 41;
 /// OpenAI's call ids are `call_` and 24 letters and digits.
 const VALID: &[u8] = br#"{"op":"check_call","call":{"id":"call_QK5dM0iB4Yc1hN2rW7xPz9Ls","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"src/request/parse.rs\",\"start_line\":120,\"end_line\":180}"}}}"#;
 const INVALID: &[u8] = br#"{"op":"check_call","call":{"id":"call_QK5dM0iB4Yc1hN2rW7xPz9Ls","type":"function","function":{"name":"read_file","arguments":"{\"path\":7,\"start_line\":\"120\",\"limit\":60}"}}}"#;
-
-/// serde_json's own writer with RFC 8785's numbers: its maps are sorted already (by bytes, which
-/// is JCS's order for these ASCII keys) and its string escapes are JCS's, so only floats need
-/// ECMAScript's form. The fastest canonical serde program we could write.
-struct Jcs;
-
-impl serde_json::ser::Formatter for Jcs {
-    fn write_f64<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        value: f64,
-    ) -> std::io::Result<()> {
-        if value == 0.0 {
-            return w.write_all(b"0");
-        }
-        w.write_all(ryu_js::Buffer::new().format(value).as_bytes())
-    }
-}
-
-/// How the serde side writes its answer.
-#[derive(Clone, Copy)]
-enum Writer {
-    SerdeJcs,
-    JcsFormatter,
-    Plain,
-}
-
-/// The serde_json program: `Value` for the request and the arguments, jsonschema to validate,
-/// `json!` for the answer, and serde_jcs to write it in RFC 8785 form, as check_call does
-/// (serde_json's own writer keeps `5.0` and `1e21` as they are, which JCS does not).
-fn serde_side(
-    validator: &jsonschema::Validator,
-    writer: Writer,
-    request: &[u8],
-    out: &mut Vec<u8>,
-) {
-    let request: Value = serde_json::from_slice(request).unwrap();
-    assert_eq!(request["op"], "check_call");
-    let call = &request["call"];
-    let id = call["id"].as_str().unwrap();
-    assert_eq!(call["type"], "function");
-    let function = &call["function"];
-    let name = function["name"].as_str().unwrap();
-    assert_eq!(name, "read_file");
-    let text = function["arguments"].as_str().unwrap();
-    let arguments: Value = if text.trim().is_empty() {
-        json!({})
-    } else {
-        serde_json::from_str(text).unwrap()
-    };
-    let answer = if validator.is_valid(&arguments) {
-        json!({"arguments": arguments, "id": id, "name": name, "ok": true})
-    } else {
-        let errors: Vec<Value> = validator
-            .iter_errors(&arguments)
-            .map(|error| {
-                json!({
-                    "code": "invalid",
-                    "message": error.to_string(),
-                    "path": error.instance_path().to_string(),
-                })
-            })
-            .collect();
-        let text = errors
-            .iter()
-            .map(|error| error["message"].as_str().unwrap())
-            .collect::<Vec<_>>()
-            .join("\n");
-        json!({
-            "errors": errors, "id": id, "name": name, "ok": false,
-            "reply": {"content": text, "role": "tool", "tool_call_id": id},
-        })
-    };
-    match writer {
-        Writer::SerdeJcs => serde_jcs::to_writer(&mut *out, &answer).unwrap(),
-        Writer::JcsFormatter => {
-            use serde::Serialize;
-            let mut serializer = serde_json::Serializer::with_formatter(&mut *out, Jcs);
-            answer.serialize(&mut serializer).unwrap();
-        }
-        Writer::Plain => serde_json::to_writer(&mut *out, &answer).unwrap(),
-    }
-    out.push(b'\n');
-}
 
 fn ours(request: &[u8], out: &mut Vec<u8>) {
     tool_schema::respond(request, out).unwrap();
@@ -150,7 +70,7 @@ fn main() {
         let mut lens = Vec::new();
         for (name, writer) in writers {
             let mut theirs = Vec::new();
-            serde_side(&validator, writer, request, &mut theirs);
+            serde_side(&validator, writer, "read_file", request, &mut theirs);
             assert_eq!(verdict(&theirs), valid);
             if valid {
                 assert_eq!(want, theirs, "{name}: the valid answers differ");
@@ -164,7 +84,13 @@ fn main() {
             for (i, (_, writer)) in writers.iter().enumerate() {
                 let time = sample(&mut || {
                     out.clear();
-                    serde_side(&validator, *writer, black_box(request), &mut out);
+                    serde_side(
+                        &validator,
+                        *writer,
+                        "read_file",
+                        black_box(request),
+                        &mut out,
+                    );
                     assert_eq!(black_box(&out).len(), lens[i]);
                 });
                 if round >= 5 {
