@@ -449,20 +449,7 @@ static ROOT_KEYS: [u8; ROOT_KEYS_LEN] = {
         let properties = TABLES.const_properties(TABLES.const_node(TOOL_TABLE[tool].input));
         let mut i = 0;
         while i < properties.len() {
-            let name = TABLES.const_str(properties[i].name).as_bytes();
-            bytes[at] = b',';
-            bytes[at + 1] = b'"';
-            let mut j = 0;
-            while j < name.len() {
-                bytes[at + 2 + j] = name[j];
-                j += 1;
-            }
-            bytes[at + 2 + name.len()] = b'"';
-            bytes[at + 3 + name.len()] = b':';
-            if matches!(TABLES.const_node(properties[i].schema).ty, Type::String) {
-                bytes[at + 4 + name.len()] = b'"';
-            }
-            at += root_key_len(&properties[i]);
+            at = put(&mut bytes, at, &root_key_pieces(TABLES, &properties[i]));
             i += 1;
         }
         tool += 1;
@@ -518,9 +505,50 @@ const ROOT_PROPERTIES: usize = {
 const ROOT_KEYS_LEN: usize = ROOT_KEY_AT[ROOT_PROPERTIES] as usize;
 
 const fn root_key_len(property: &Property) -> usize {
-    property.name.len as usize
-        + 4
-        + matches!(TABLES.const_node(property.schema).ty, Type::String) as usize
+    len(&root_key_pieces(TABLES, property))
+}
+
+/// `,"name":` and, for a string property, `"`: a top-level property's key as a valid answer
+/// writes it, in pieces, for the compiled-in catalog's [`ROOT_KEYS`] and a run-time catalog's
+/// own. The name as it is: the quick path reads only keys that need no escape.
+pub(crate) const fn root_key_pieces<'a>(model: Model<'a>, property: &Property) -> [&'a [u8]; 3] {
+    let string = matches!(model.const_node(property.schema).ty, Type::String);
+    [
+        b",\"",
+        model.const_str(property.name).as_bytes(),
+        if string { b"\":\"" } else { b"\":" },
+    ]
+}
+
+/// `,"name":"NAME","ok":true}` and a newline, in pieces: how every valid `check_call` answer
+/// of tool `name` ends, for [`VALID_ENDS`] and a run-time catalog's own.
+pub(crate) const fn valid_end_pieces(name: &str) -> [&[u8]; 3] {
+    [b",\"name\":\"", name.as_bytes(), b"\",\"ok\":true}\n"]
+}
+
+/// `pieces` one after the other into `bytes` from `at`; the offset past them.
+const fn put(bytes: &mut [u8], mut at: usize, pieces: &[&[u8]]) -> usize {
+    let mut p = 0;
+    while p < pieces.len() {
+        let mut i = 0;
+        while i < pieces[p].len() {
+            bytes[at] = pieces[p][i];
+            at += 1;
+            i += 1;
+        }
+        p += 1;
+    }
+    at
+}
+
+/// The length of `pieces` one after the other.
+const fn len(pieces: &[&[u8]]) -> usize {
+    let (mut sum, mut p) = (0, 0);
+    while p < pieces.len() {
+        sum += pieces[p].len();
+        p += 1;
+    }
+    sum
 }
 
 /// `,"name":` (and `"` for a string) for top-level property `property` of tool `tool`.
@@ -560,28 +588,11 @@ static VALID_ENDS: [u8; VALID_ENDS_LEN] = {
     let mut at = 0;
     let mut tool = 0;
     while tool < TOOLS.len() {
-        let pieces: [&[u8]; 3] = [
-            b",\"name\":\"",
-            NAMES[tool].as_bytes(),
-            b"\",\"ok\":true}\n",
-        ];
-        let mut p = 0;
-        while p < pieces.len() {
-            let mut i = 0;
-            while i < pieces[p].len() {
-                bytes[at] = pieces[p][i];
-                at += 1;
-                i += 1;
-            }
-            p += 1;
-        }
+        at = put(&mut bytes, at, &valid_end_pieces(NAMES[tool]));
         tool += 1;
     }
     bytes
 };
-
-/// The length of every tool's valid ending but the name: `,"name":"` and `","ok":true}\n`.
-const VALID_END_FIXED: usize = 9 + 13;
 
 const VALID_ENDS_LEN: usize = VALID_END_AT[TOOLS.len()] as usize;
 
@@ -592,7 +603,7 @@ const VALID_END_AT: [u32; TOOLS.len() + 1] = {
     let mut tool = 0;
     while tool < TOOLS.len() {
         starts[tool] = at as u32;
-        at += VALID_END_FIXED + NAMES[tool].len();
+        at += len(&valid_end_pieces(NAMES[tool]));
         tool += 1;
     }
     starts[TOOLS.len()] = at as u32;

@@ -111,20 +111,15 @@ impl RuntimeCatalog {
                     mask.1 |= u64::from(property.required) << i;
                 }
                 key_at.push(keys.len() as u32);
-                // As the build writes them (`catalog::ROOT_KEYS`): the name as it is, since
-                // the quick path reads only keys that need no escape.
-                keys.extend_from_slice(b",\"");
-                keys.extend_from_slice(view.bytes(property.name));
-                keys.extend_from_slice(b"\":");
-                if schema.ty == crate::schema::Type::String {
-                    keys.push(b'"');
+                for piece in catalog::root_key_pieces(view, property) {
+                    keys.extend_from_slice(piece);
                 }
             }
             masks.push(mask);
             valid_end_at.push(valid_ends.len() as u32);
-            valid_ends.extend_from_slice(b",\"name\":\"");
-            valid_ends.extend_from_slice(view.name(tool).as_bytes());
-            valid_ends.extend_from_slice(b"\",\"ok\":true}\n");
+            for piece in catalog::valid_end_pieces(view.name(tool)) {
+                valid_ends.extend_from_slice(piece);
+            }
         }
         key_at.push(keys.len() as u32);
         valid_end_at.push(valid_ends.len() as u32);
