@@ -17,7 +17,8 @@ use crate::schema::{
     OwnedModel, Property, Run, Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm, Types,
 };
 use crate::sink::escape;
-use crate::tokenizer::{decode, Kind, Tokenizer};
+use crate::tokenizer::{pieces, Kind, Piece, Tokenizer};
+use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 
 /// The largest catalog file read, in bytes.
@@ -125,9 +126,9 @@ struct Node<'a> {
 
 enum Value<'a> {
     /// Members in document order, duplicates kept (the walk refuses them, with a pointer).
-    Object(Vec<(String, Node<'a>)>),
+    Object(Vec<(Cow<'a, str>, Node<'a>)>),
     Array(Vec<Node<'a>>),
-    String(String),
+    String(Cow<'a, str>),
     /// As written.
     Number(&'a str),
     Bool(bool),
@@ -137,7 +138,7 @@ enum Value<'a> {
 /// A container being read, and the key its next member goes under.
 struct Frame<'a> {
     node: Node<'a>,
-    key: Option<String>,
+    key: Option<Cow<'a, str>>,
 }
 
 fn parse(bytes: &[u8]) -> Result<Node<'_>, CatalogError> {
@@ -218,10 +219,26 @@ fn unreachable_end() -> ! {
     unreachable!("the tokenizer ended a document it had not started")
 }
 
-fn text(literal: &[u8]) -> String {
-    let mut out = String::new();
-    decode(literal, |c| out.push(c));
-    out
+/// A string literal's text, decoded: borrowed from the document when it has no escapes, else
+/// with runs without escapes copied whole.
+fn text(literal: &[u8]) -> Cow<'_, str> {
+    let inner = literal
+        .get(1..literal.len().saturating_sub(1))
+        .unwrap_or(b"");
+    if !inner.contains(&b'\\') {
+        // The tokenizer has checked the document's UTF-8.
+        return String::from_utf8_lossy(inner);
+    }
+    let mut out = String::with_capacity(inner.len());
+    let _ = pieces(literal, |piece| {
+        match piece {
+            // The tokenizer has checked the document's UTF-8.
+            Piece::Plain(run) => out.push_str(&String::from_utf8_lossy(run)),
+            Piece::Escaped(c) => out.push(c),
+        }
+        Ok::<(), ()>(())
+    });
+    Cow::Owned(out)
 }
 
 fn describe(value: &Value<'_>) -> &'static str {
@@ -291,10 +308,10 @@ fn escaped(text: &str) -> String {
 }
 
 /// The first key that appears twice in an object's members, if any.
-fn duplicate<'m>(members: &'m [(String, Node<'_>)]) -> Option<&'m str> {
+fn duplicate<'m>(members: &'m [(Cow<'_, str>, Node<'_>)]) -> Option<&'m str> {
     let mut seen: Vec<&str> = Vec::with_capacity(members.len());
     for (key, _) in members {
-        if seen.contains(&key.as_str()) {
+        if seen.contains(&key.as_ref()) {
             return Some(key);
         }
         seen.push(key);
@@ -338,7 +355,7 @@ fn read_tool(
 /// (modelcontextprotocol.io/specification, schema.ts): name, title, description, inputSchema,
 /// outputSchema, annotations, icons, execution and _meta.
 fn read_tool_fields(
-    members: &[(String, Node<'_>)],
+    members: &[(Cow<'_, str>, Node<'_>)],
     model: &mut OwnedModel,
     totals: &mut Totals,
 ) -> Result<(), SchemaError> {
@@ -347,7 +364,7 @@ fn read_tool_fields(
     }
     if let Some((key, _)) = members.iter().find(|(key, _)| {
         !matches!(
-            key.as_str(),
+            key.as_ref(),
             "name"
                 | "title"
                 | "description"
@@ -461,7 +478,7 @@ fn optional_string(node: Option<&Node<'_>>, pointer: &str) -> Result<Option<Stri
         Some(Node {
             value: Value::String(text),
             ..
-        }) => Ok(Some(text.clone())),
+        }) => Ok(Some(text.to_string())),
         Some(other) => Err((
             pointer.into(),
             format!("must be a string, found {}", describe(&other.value)),
@@ -553,7 +570,7 @@ fn canonical(node: &Node<'_>) -> String {
 fn write_canonical(out: &mut String, node: &Node<'_>) {
     match &node.value {
         Value::Object(members) => {
-            let mut sorted: Vec<&(String, Node<'_>)> = members.iter().collect();
+            let mut sorted: Vec<&(Cow<'_, str>, Node<'_>)> = members.iter().collect();
             sorted.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
             out.push('{');
             for (i, (key, value)) in sorted.into_iter().enumerate() {
@@ -680,7 +697,7 @@ fn read_root(
         edges: Vec::new(),
         values: Vec::new(),
     };
-    let members: &[(String, Node<'_>)] = match &node.value {
+    let members: &[(Cow<'_, str>, Node<'_>)] = match &node.value {
         Value::Object(members) => members,
         _ => &[],
     };
@@ -717,7 +734,7 @@ fn read_root(
         reader.defs_keyword = Some(keyword);
         for (name, _) in entries {
             let id = reserve(reader.model);
-            reader.defs.push((name.clone(), id));
+            reader.defs.push((name.to_string(), id));
         }
         for ((name, schema), (_, id)) in entries.iter().zip(reader.defs.clone()) {
             reader.fill(id, schema, &child(&defs_pointer, name), false)?;
@@ -1044,7 +1061,7 @@ impl SchemaReader<'_> {
                         ));
                     }
                     let child_id = self.read(node, &property_pointer)?;
-                    properties.push((name.clone(), false, child_id));
+                    properties.push((name.to_string(), false, child_id));
                 }
             }
             Some(other) => {
@@ -1492,7 +1509,7 @@ fn read_discriminator(node: &Node<'_>, pointer: &str) -> Result<(), SchemaError>
         ));
     };
     for (key, value) in members {
-        let ok = match (key.as_str(), &value.value) {
+        let ok = match (key.as_ref(), &value.value) {
             ("propertyName", Value::String(_)) => true,
             ("mapping", Value::Object(entries)) => entries
                 .iter()

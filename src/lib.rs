@@ -64,6 +64,7 @@ mod check;
 mod error;
 mod escaped_value;
 pub mod format;
+mod layout;
 pub mod number;
 mod quick_call;
 pub mod regex;

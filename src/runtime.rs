@@ -12,6 +12,7 @@
 use crate::catalog::{self, Measure, Names, QuickTables};
 use crate::catalog_file::{self, CatalogError, MAX_CATALOG};
 use crate::error::Error;
+use crate::layout::Layout;
 use crate::quick_call;
 use crate::regex::Regex;
 use crate::request;
@@ -71,9 +72,10 @@ impl RuntimeCatalog {
     /// refusal is the build's line (tool, JSON Pointer, rule). At most
     /// [`MAX_CATALOG`](crate::catalog_file::MAX_CATALOG) bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<RuntimeCatalog, CatalogError> {
-        let model = catalog_file::read(bytes)?;
+        let mut model = catalog_file::read(bytes)?;
+        model.shrink_to_fit();
         let view = model.model();
-        let rendered = wire::render(view);
+        let rendered = wire::render(view, Layout::shared());
         let tools = view.tools.len();
         let index = catalog::index((0..tools).map(|tool| view.name(tool)));
         let optional: Vec<usize> = view
@@ -123,6 +125,12 @@ impl RuntimeCatalog {
         }
         key_at.push(keys.len() as u32);
         valid_end_at.push(valid_ends.len() as u32);
+        for table in [&mut keys, &mut valid_ends] {
+            table.shrink_to_fit();
+        }
+        for table in [&mut key_at, &mut first_key, &mut valid_end_at] {
+            table.shrink_to_fit();
+        }
         Ok(RuntimeCatalog {
             masks,
             keys,
@@ -193,7 +201,8 @@ impl RuntimeCatalog {
         };
         let model = self.model.model();
         let declarations = Declarations {
-            rendered: &self.rendered.bytes,
+            bytes: &self.rendered.bytes,
+            pieces: &self.rendered.pieces,
             spans: &self.rendered.spans,
             tools: self.len(),
         };

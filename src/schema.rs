@@ -197,6 +197,18 @@ pub struct OwnedModel {
 }
 
 impl OwnedModel {
+    /// Gives back the tables' spare capacity, for a model that is kept (a catalog read at run
+    /// time is kept until it is replaced).
+    pub fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+        self.tools.shrink_to_fit();
+        self.nodes.shrink_to_fit();
+        self.properties.shrink_to_fit();
+        self.values.shrink_to_fit();
+        self.subschemas.shrink_to_fit();
+        self.definitions.shrink_to_fit();
+    }
+
     /// The model, borrowed.
     pub fn model(&self) -> Model<'_> {
         Model {

@@ -16,11 +16,6 @@ pub(crate) struct Json {
 }
 
 impl Json {
-    /// Bytes written so far.
-    pub(crate) fn len(&self) -> usize {
-        self.bytes.len()
-    }
-
     /// Bytes that are already JSON: punctuation and keys.
     pub(crate) fn raw(&mut self, bytes: &[u8]) {
         self.bytes.extend_from_slice(bytes);
@@ -38,16 +33,20 @@ impl Json {
     /// `value` as a JSON string literal: `"` and `\\` escaped, control characters as short or
     /// `\\u00XX` escapes, everything else, non-ASCII included, as it is.
     pub(crate) fn string(&mut self, value: &str) {
+        let bytes = value.as_bytes();
+        self.bytes.reserve(bytes.len() + 2);
         self.bytes.push(b'"');
-        for &byte in value.as_bytes() {
-            // Most bytes stand for themselves: one table lookup, no escape built.
-            if ESCAPE[byte as usize] == __ {
-                self.bytes.push(byte);
-            } else {
+        // Most bytes stand for themselves: runs of them are copied whole.
+        let mut plain = 0;
+        for (i, &byte) in bytes.iter().enumerate() {
+            if ESCAPE[byte as usize] != __ {
                 let (escape, len) = escape(byte);
+                self.bytes.extend_from_slice(&bytes[plain..i]);
                 self.raw(&escape[..len]);
+                plain = i + 1;
             }
         }
+        self.bytes.extend_from_slice(&bytes[plain..]);
         self.bytes.push(b'"');
     }
 }

@@ -6,6 +6,7 @@
 //! Each rule below was checked against the provider's own documentation, cited beside it.
 
 use crate::error::MAX_REASON;
+use crate::layout::Layout;
 use crate::schema::{
     DefsKeyword, Model, NodeId, Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm, Types,
 };
@@ -142,6 +143,9 @@ pub(crate) const fn slot(shape: Shape, tool: usize, tools: usize) -> usize {
     ((shape.format as usize) * 2 + shape.strict as usize) * tools + tool
 }
 
+/// How many [`Rules`] there are.
+const RULES: usize = 5;
+
 /// Which provider's schema rules a node is written under.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Rules {
@@ -164,29 +168,18 @@ pub(crate) type NotExpressible = String;
 
 /// One tool's declaration in `shape`, without a trailing newline; or why the shape cannot
 /// express it.
-pub(crate) fn declaration(
+///
+/// `parameters` is the tool's argument schema under the shape's [`Rules`]: what
+/// [`parameters`] wrote, once for every shape that shares those rules.
+fn declaration(
     out: &mut Json,
     model: Model<'_>,
     tool: &Tool,
     shape: Shape,
+    parameters: &[u8],
 ) -> Result<(), NotExpressible> {
     let strict = shape.strict;
-    let rules = match (shape.format, strict) {
-        (Format::OpenAi | Format::OpenAiResponses, true) => Rules::OpenAiStrict,
-        (Format::Anthropic, true) => Rules::AnthropicStrict,
-        (Format::Gemini, _) => Rules::Gemini,
-        (Format::Mcp, _) => Rules::Mcp,
-        _ => Rules::Plain,
-    };
     let input = model.input(tool);
-    let mut parameters = Json::default();
-    let mut writer = Writer {
-        model,
-        rules,
-        inlining: Vec::new(),
-    };
-    writer.node(&mut parameters, tool.input, Place::Root)?;
-    let parameters = parameters.bytes;
     match shape.format {
         // platform.openai.com/docs/api-reference/chat/create#tools: {"type":"function",
         // "function":{"name","description","parameters","strict"}}. `strict` is written only
@@ -195,7 +188,7 @@ pub(crate) fn declaration(
             out.raw(b"{\"function\":{");
             description_name(out, model, tool);
             out.raw(b",\"parameters\":");
-            out.raw(&parameters);
+            out.raw(parameters);
             if strict {
                 out.raw(b",\"strict\":true");
             }
@@ -209,7 +202,7 @@ pub(crate) fn declaration(
             out.raw(b"{");
             description_name(out, model, tool);
             out.raw(b",\"parameters\":");
-            out.raw(&parameters);
+            out.raw(parameters);
             out.raw(b",\"strict\":");
             out.boolean(strict);
             out.raw(b",\"type\":\"function\"}");
@@ -220,7 +213,7 @@ pub(crate) fn declaration(
             out.raw(b"{\"description\":");
             out.string(model.str(tool.description));
             out.raw(b",\"input_schema\":");
-            out.raw(&parameters);
+            out.raw(parameters);
             out.raw(b",\"name\":");
             out.string(model.str(tool.name));
             if strict {
@@ -238,7 +231,7 @@ pub(crate) fn declaration(
             description_name(out, model, tool);
             if input.properties.len > 0 {
                 out.raw(b",\"parameters\":");
-                out.raw(&parameters);
+                out.raw(parameters);
             }
             out.raw(b"}");
         }
@@ -278,11 +271,16 @@ pub(crate) fn declaration(
                 out.raw(model.str(icons).as_bytes());
             }
             out.raw(b",\"inputSchema\":");
-            out.raw(&parameters);
+            out.raw(parameters);
             out.raw(b",\"name\":");
             out.string(model.str(tool.name));
             if let Some(output) = tool.output {
                 let mut schema = Json::default();
+                let mut writer = Writer {
+                    model,
+                    rules: Rules::Mcp,
+                    inlining: Vec::new(),
+                };
                 writer.node(&mut schema, output, Place::Root)?;
                 out.raw(b",\"outputSchema\":");
                 out.raw(&schema.bytes);
@@ -295,6 +293,29 @@ pub(crate) fn declaration(
         }
     }
     Ok(())
+}
+
+/// The rules a shape's schemas are written under: several shapes share each.
+fn rules(shape: Shape) -> Rules {
+    match (shape.format, shape.strict) {
+        (Format::OpenAi | Format::OpenAiResponses, true) => Rules::OpenAiStrict,
+        (Format::Anthropic, true) => Rules::AnthropicStrict,
+        (Format::Gemini, _) => Rules::Gemini,
+        (Format::Mcp, _) => Rules::Mcp,
+        _ => Rules::Plain,
+    }
+}
+
+/// A tool's argument schema under `rules`, or why they cannot express it.
+fn parameters(model: Model<'_>, tool: &Tool, rules: Rules) -> Result<Vec<u8>, NotExpressible> {
+    let mut parameters = Json::default();
+    let mut writer = Writer {
+        model,
+        rules,
+        inlining: Vec::new(),
+    };
+    writer.node(&mut parameters, tool.input, Place::Root)?;
+    Ok(parameters.bytes)
 }
 
 /// `"description":D,"name":N`, the run of keys that OpenAI's two shapes and Gemini's share.
@@ -1155,16 +1176,17 @@ const KNOWN_KEYS: [&str; 30] = [
 ];
 
 /// Every declaration of a catalog, each followed by its newline, and where each sits: rendered
-/// once, when the catalog is read, so that a request is a slice copy.
+/// once, when the catalog is read, so that a request is a copy of one or a few slices.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) struct Rendered {
-    /// The declarations, by format, then strict, then tool (see [`slot`]). Where a shape cannot
-    /// express a tool, the reason sits there instead, without a newline.
+    /// The bytes of every answer, laid out by `layout.rs`: whole, or shared between shapes.
     pub(crate) bytes: Vec<u8>,
-    /// Each declaration's start and end (after its newline) in `bytes`, at its [`slot`], and
-    /// whether it is one (`false`: the span is the reason it cannot be). Slots for strict in a
-    /// format without it stay `(0, 0, true)`.
-    pub(crate) spans: Vec<(usize, usize, bool)>,
+    /// Runs of `bytes`; each answer is one or more in a row.
+    pub(crate) pieces: Vec<(u32, u32)>,
+    /// The run of `pieces` of each declaration and its newline, at its [`slot`], and whether it
+    /// is one (`false`: the one piece is the reason it cannot be). Slots for strict in a format
+    /// without it stay `(0, 0, true)`.
+    pub(crate) spans: Vec<(u32, u32, bool)>,
 }
 
 /// A reason no longer than [`MAX_REASON`] bytes (a `$ref` it names may be long), ending in
@@ -1184,46 +1206,57 @@ impl Rendered {
     /// The longest `tool_list` answer over every shape, for `tools` tools: `[` and `]`, each
     /// declaration's newline paying for its comma, the last one's for the list's own newline.
     pub(crate) fn longest_list(&self, tools: usize) -> usize {
+        let length = |&(first, end, _): &(u32, u32, bool)| -> usize {
+            self.pieces[first as usize..end as usize]
+                .iter()
+                .map(|&(start, end)| (end - start) as usize)
+                .sum()
+        };
         self.spans
             .chunks(tools.max(1))
-            .map(|shape| {
-                2 + shape
-                    .iter()
-                    .map(|(start, end, _)| end - start)
-                    .sum::<usize>()
-            })
+            .map(|shape| 2 + shape.iter().map(length).sum::<usize>())
             .max()
             .unwrap_or(0)
     }
 }
 
-/// Renders every tool of `model` in every shape. `build.rs` runs it for the compiled-in
-/// catalog, whose bytes the library then carries; a test renders the generated tables again.
+/// Renders every tool of `model` in every shape, into `layout`: whole for the compiled-in
+/// catalog (`build.rs` runs it, and the library carries the bytes; a test renders the generated
+/// tables again), shared for a catalog read at run time. A tool's argument schema is written
+/// once for each set of rules, and each shape that shares them wraps the same bytes.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) fn render(model: Model<'_>) -> Rendered {
+pub(crate) fn render(model: Model<'_>, mut layout: Layout) -> Rendered {
     let tools = model.tools.len();
-    let mut out = Json::default();
     let mut spans = vec![(0, 0, true); Format::ALL.len() * 2 * tools];
+    let mut schemas: Vec<Option<Result<Vec<u8>, NotExpressible>>> = vec![None; RULES * tools];
     for shape in Shape::all() {
+        let rules = rules(shape);
         for (index, tool) in model.tools.iter().enumerate() {
-            let start = out.len();
+            let schema = schemas[rules as usize * tools + index]
+                .get_or_insert_with(|| parameters(model, tool, rules));
             let mut declared = Json::default();
-            let span = match declaration(&mut declared, model, tool, shape) {
+            let result = match schema {
+                Ok(schema) => declaration(&mut declared, model, tool, shape, schema),
+                Err(reason) => Err(reason.clone()),
+            };
+            let span = match result {
                 Ok(()) => {
-                    out.raw(&declared.bytes);
-                    out.raw(b"\n");
-                    (start, out.len(), true)
+                    declared.raw(b"\n");
+                    let (first, end) = layout.add(&declared.bytes, false);
+                    (first, end, true)
                 }
                 Err(reason) => {
-                    out.raw(cut_reason(&reason).as_bytes());
-                    (start, out.len(), false)
+                    let (first, end) = layout.add(cut_reason(&reason).as_bytes(), true);
+                    (first, end, false)
                 }
             };
             spans[slot(shape, index, tools)] = span;
         }
     }
+    let (bytes, pieces) = layout.finish();
     Rendered {
-        bytes: out.bytes,
+        bytes,
+        pieces,
         spans,
     }
 }

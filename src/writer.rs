@@ -11,7 +11,7 @@ use crate::catalog::TOOLS;
 use crate::wire::{slot, Shape};
 use std::io::{self, Write};
 
-// `SPANS` and `LONGEST_LIST`, from build.rs.
+// `PIECES`, `SPANS` and `LONGEST_LIST`, from build.rs.
 include!(concat!(env!("OUT_DIR"), "/layout.rs"));
 
 /// One tool's declaration in `shape`, without a newline: what a harness that builds its own
@@ -29,44 +29,53 @@ pub fn not_expressible(tool: usize, shape: Shape) -> Option<&'static str> {
     COMPILED.not_expressible(tool, shape)
 }
 
-/// The compiled-in catalog's declarations.
+/// The compiled-in catalog's declarations: each one whole, one piece.
 pub(crate) const COMPILED: Declarations<'static> = Declarations {
-    rendered: RENDERED,
+    bytes: RENDERED,
+    pieces: &PIECES,
     spans: &SPANS,
     tools: TOOLS.len(),
 };
 
 /// A catalog's declarations, rendered once, and where each sits: the compiled-in catalog's
-/// ([`COMPILED`]), or one read at run time. Every answer is a slice of `rendered`.
+/// ([`COMPILED`]), each one slice, or one read at run time, each a few slices that other
+/// shapes share (see `layout.rs`).
 #[derive(Clone, Copy)]
 pub(crate) struct Declarations<'a> {
-    /// Every declaration and its newline, or the reason a shape cannot express it, in
-    /// [`slot`] order.
-    pub(crate) rendered: &'a [u8],
-    /// Each one's start and end in `rendered`, and whether it is a declaration.
-    pub(crate) spans: &'a [(usize, usize, bool)],
+    /// The bytes of every answer.
+    pub(crate) bytes: &'a [u8],
+    /// Runs of `bytes`, each answer one or more in a row.
+    pub(crate) pieces: &'a [(u32, u32)],
+    /// Each declaration's run of pieces (its newline at the end of the last), in [`slot`]
+    /// order, and whether it is one: `false` when the one piece is the reason it cannot be.
+    pub(crate) spans: &'a [(u32, u32, bool)],
     /// How many tools.
     pub(crate) tools: usize,
 }
 
 impl<'a> Declarations<'a> {
-    /// [`declaration`], for this catalog.
+    /// [`declaration`], for a catalog whose declarations are whole (one piece each, as the
+    /// compiled-in catalog's are); `None` for one in pieces.
     #[inline]
     pub(crate) fn declaration(self, tool: usize, shape: Shape) -> Option<&'a [u8]> {
-        (tool < self.tools && self.not_expressible(tool, shape).is_none()).then(|| {
-            let answer = self.answer(tool, shape);
-            &answer[..answer.len() - 1]
-        })
+        if tool >= self.tools || self.not_expressible(tool, shape).is_some() {
+            return None;
+        }
+        match self.answer(tool, shape) {
+            [(start, end)] => Some(&self.bytes[*start as usize..*end as usize - 1]),
+            _ => None,
+        }
     }
 
     /// [`not_expressible`], for this catalog.
     #[inline]
     pub(crate) fn not_expressible(self, tool: usize, shape: Shape) -> Option<&'a str> {
-        let (start, end, declared) = self.spans[slot(shape, tool, self.tools)];
+        let (first, _, declared) = self.spans[slot(shape, tool, self.tools)];
         if declared {
             return None;
         }
-        std::str::from_utf8(&self.rendered[start..end]).ok()
+        let (start, end) = self.pieces[first as usize];
+        std::str::from_utf8(&self.bytes[start as usize..end as usize]).ok()
     }
 
     /// The first tool of the catalog that `shape` cannot express, and why.
@@ -74,15 +83,27 @@ impl<'a> Declarations<'a> {
         (0..self.tools).find_map(|tool| Some((tool, self.not_expressible(tool, shape)?)))
     }
 
-    /// The declaration of tool `tool`, a valid index, and its newline.
+    /// The pieces of the declaration of tool `tool`, a valid index, and its newline.
     #[inline]
-    fn answer(self, tool: usize, shape: Shape) -> &'a [u8] {
-        let (start, end, _) = self.spans[slot(shape, tool, self.tools)];
-        &self.rendered[start..end]
+    fn answer(self, tool: usize, shape: Shape) -> &'a [(u32, u32)] {
+        let (first, end, _) = self.spans[slot(shape, tool, self.tools)];
+        &self.pieces[first as usize..end as usize]
     }
 
-    /// A whole `tool_schema` response: the declaration and its newline, in one write. `tool`
-    /// is an index that the catalog's lookup returned.
+    /// Writes pieces, the last without its last `cut` bytes.
+    #[inline]
+    fn write(self, out: &mut impl Write, pieces: &[(u32, u32)], cut: u32) -> io::Result<()> {
+        if let Some((&(start, end), before)) = pieces.split_last() {
+            for &(start, end) in before {
+                out.write_all(&self.bytes[start as usize..end as usize])?;
+            }
+            out.write_all(&self.bytes[start as usize..(end - cut) as usize])?;
+        }
+        Ok(())
+    }
+
+    /// A whole `tool_schema` response: the declaration and its newline. `tool` is an index
+    /// that the catalog's lookup returned.
     #[inline]
     pub(crate) fn write_tool(
         self,
@@ -90,7 +111,7 @@ impl<'a> Declarations<'a> {
         tool: usize,
         shape: Shape,
     ) -> io::Result<()> {
-        out.write_all(self.answer(tool, shape))
+        self.write(out, self.answer(tool, shape), 0)
     }
 
     /// A whole `tool_list` response: every declaration in catalog order, as one JSON array on
@@ -102,15 +123,14 @@ impl<'a> Declarations<'a> {
             if tool > 0 {
                 out.write_all(b",")?;
             }
-            let answer = self.answer(tool, shape);
-            out.write_all(&answer[..answer.len() - 1])?;
+            self.write(out, self.answer(tool, shape), 1)?;
         }
         out.write_all(b"]\n")
     }
 }
 
-/// Every declaration, each followed by its newline, in [`SPANS`]' order: rendered by
-/// `build.rs` with `wire.rs`.
+/// Every declaration, each followed by its newline, in the order `build.rs` rendered them
+/// (with `wire.rs`): [`PIECES`] says where each sits, [`SPANS`] which is which.
 static RENDERED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rendered.bin"));
 
 /// No answer is longer than this many bytes, so a caller may answer into a fixed buffer of this
@@ -125,8 +145,9 @@ mod tests {
     /// again gives every byte and every span that the program carries.
     #[test]
     fn the_compiled_in_model_renders_the_bytes_the_program_carries() {
-        let rendered = crate::wire::render(crate::catalog::MODEL);
+        let rendered = crate::wire::render(crate::catalog::MODEL, crate::layout::Layout::whole());
         assert!(rendered.bytes == RENDERED, "the rendering differs");
+        assert_eq!(rendered.pieces, PIECES);
         assert_eq!(rendered.spans, SPANS);
     }
 }

@@ -1,0 +1,220 @@
+//! Where a catalog's rendered answers sit: each one a run of pieces of one byte buffer.
+//!
+//! A catalog is rendered in eight shapes, and most of each declaration repeats another's: the
+//! descriptions, and every stretch of a schema that two providers' rules write alike. Kept
+//! whole, a catalog read at run time would hold eight copies of its text. So a run-time
+//! catalog keeps each answer as pieces: a piece that is already in the buffer (or that goes on
+//! where the answer's last piece stopped) is not stored again, and an answer becomes a short
+//! run of `(start, end)` pieces that the writer copies out one after another. What is new is
+//! appended, so pieces that follow each other in the buffer merge into one.
+//!
+//! The compiled-in catalog keeps every answer whole, one piece each (`Layout::whole`): the
+//! program carries its bytes once anyway, and `writer::declaration` hands out one slice.
+//!
+//! The splitting knows one thing of JSON: a string literal (`"` to the next unescaped `"`). A
+//! string of at least [`SHARED_STRING`] bytes is a piece of its own, so a description is shared
+//! wherever it appears; the bytes between such strings are a piece too.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The shortest string literal, quotes included, that is a piece of its own. Shorter strings
+/// (most names, types and enum values) stay inside the piece around them: splitting them out
+/// costs a piece reference (8 bytes) and a copy per answer, for little text shared.
+pub(crate) const SHARED_STRING: usize = 24;
+
+/// The answers of one catalog, as the renderer lays them out.
+pub(crate) struct Layout {
+    /// Whether answers are split into pieces that are shared, or kept whole.
+    share: bool,
+    /// Every piece's bytes.
+    pub(crate) bytes: Vec<u8>,
+    /// Each piece's start and end in `bytes`; an answer is a run of them.
+    pub(crate) pieces: Vec<(u32, u32)>,
+    /// Where each piece stored so far sits, by a hash of its bytes.
+    seen: HashMap<u64, (u32, u32), BuildHasherDefault<Passed>>,
+}
+
+impl Layout {
+    /// Every answer kept whole, one piece each: the compiled-in catalog's layout.
+    #[cfg_attr(not(test), allow(dead_code))] // build.rs's
+    pub(crate) fn whole() -> Layout {
+        Layout::new(false)
+    }
+
+    /// Answers split into pieces that are stored once: a run-time catalog's layout.
+    pub(crate) fn shared() -> Layout {
+        Layout::new(true)
+    }
+
+    fn new(share: bool) -> Layout {
+        Layout {
+            share,
+            bytes: Vec::new(),
+            pieces: Vec::new(),
+            seen: HashMap::default(),
+        }
+    }
+
+    /// Stores one answer; returns the run of pieces it is. A `reason` (why a shape cannot
+    /// express a tool) is kept whole, so that an error can borrow it as one `str`.
+    pub(crate) fn add(&mut self, answer: &[u8], reason: bool) -> (u32, u32) {
+        let first = self.pieces.len() as u32;
+        if !self.share || reason {
+            let start = self.bytes.len() as u32;
+            self.bytes.extend_from_slice(answer);
+            self.pieces.push((start, self.bytes.len() as u32));
+        } else {
+            split(answer, |part| self.part(part, first));
+        }
+        (first, self.pieces.len() as u32)
+    }
+
+    /// One part of an answer whose pieces start at `first`.
+    fn part(&mut self, part: &[u8], first: u32) {
+        let len = part.len() as u32;
+        let last = (self.pieces.len() as u32 > first).then(|| self.pieces[self.pieces.len() - 1]);
+        // What the last piece is followed by in the buffer, when it is this part: the piece
+        // grows, and the answer stays one run.
+        if let Some((_, end)) = last {
+            let next = end as usize..(end + len) as usize;
+            if self.bytes.get(next) == Some(part) {
+                let at = self.pieces.len() - 1;
+                self.pieces[at].1 = end + len;
+                return;
+            }
+        }
+        let hash = hash(part);
+        let found = self
+            .seen
+            .get(&hash)
+            .copied()
+            .filter(|&(start, end)| &self.bytes[start as usize..end as usize] == part);
+        let (start, end) = found.unwrap_or_else(|| {
+            let start = self.bytes.len() as u32;
+            self.bytes.extend_from_slice(part);
+            // A different part with the same hash keeps the first: this one is only not shared.
+            self.seen.entry(hash).or_insert((start, start + len));
+            (start, start + len)
+        });
+        match last {
+            Some((_, last_end)) if last_end == start => {
+                let at = self.pieces.len() - 1;
+                self.pieces[at].1 = end;
+            }
+            _ => self.pieces.push((start, end)),
+        }
+    }
+
+    /// Hands back what was kept, with no spare capacity.
+    pub(crate) fn finish(mut self) -> (Vec<u8>, Vec<(u32, u32)>) {
+        self.bytes.shrink_to_fit();
+        self.pieces.shrink_to_fit();
+        (self.bytes, self.pieces)
+    }
+}
+
+/// Calls `each` with the parts of `answer`, in order: every string literal of at least
+/// [`SHARED_STRING`] bytes, and the runs between them.
+fn split(answer: &[u8], mut each: impl FnMut(&[u8])) {
+    let mut run = 0;
+    let mut at = 0;
+    while let Some(quote) = answer[at..].iter().position(|&byte| byte == b'"') {
+        let open = at + quote;
+        let mut close = open + 1;
+        while close < answer.len() && answer[close] != b'"' {
+            close += if answer[close] == b'\\' { 2 } else { 1 };
+        }
+        let end = (close + 1).min(answer.len());
+        if end - open >= SHARED_STRING {
+            if open > run {
+                each(&answer[run..open]);
+            }
+            each(&answer[open..end]);
+            run = end;
+        }
+        at = end;
+    }
+    if run < answer.len() {
+        each(&answer[run..]);
+    }
+}
+
+/// A hash of a part's bytes, eight at a time: the multiply-and-rotate of rustc's `FxHasher`.
+fn hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let mix = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(K);
+    let mut words = bytes.chunks_exact(8);
+    let mut hash = bytes.len() as u64;
+    for word in &mut words {
+        hash = mix(hash, u64::from_le_bytes(word.try_into().unwrap_or([0; 8])));
+    }
+    let mut tail = [0; 8];
+    tail[..words.remainder().len()].copy_from_slice(words.remainder());
+    mix(hash, u64::from_le_bytes(tail))
+}
+
+/// A hasher for keys that are hashes already: it passes the `u64` through.
+#[derive(Default)]
+struct Passed(u64);
+
+impl Hasher for Passed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 << 8) | u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(layout: &Layout, run: (u32, u32)) -> Vec<u8> {
+        layout.pieces[run.0 as usize..run.1 as usize]
+            .iter()
+            .flat_map(|&(start, end)| layout.bytes[start as usize..end as usize].to_vec())
+            .collect()
+    }
+
+    #[test]
+    fn shared_answers_read_back_as_they_were_given() {
+        let description = r#""a description long enough to be shared""#;
+        let answers = [
+            format!(r#"{{"function":{{"description":{description},"name":"a"}}}}"#),
+            format!(r#"{{"description":{description},"name":"a","x":"\"quoted\" text, escaped"}}"#),
+            format!(r#"{{"description":{description},"name":"a"}}"#),
+            String::from(r#"unclosed "string"#),
+        ];
+        let mut layout = Layout::shared();
+        let runs: Vec<_> = answers
+            .iter()
+            .map(|text| layout.add(text.as_bytes(), false))
+            .collect();
+        for (text, &run) in answers.iter().zip(&runs) {
+            assert_eq!(answer(&layout, run), text.as_bytes());
+        }
+        // The description is stored once, and the third answer is a run of the second's bytes.
+        let total: usize = answers.iter().map(String::len).sum();
+        assert!(layout.bytes.len() < total - 2 * description.len());
+        assert_eq!(runs[2].1 - runs[2].0, 2, "{:?}", layout.pieces);
+    }
+
+    #[test]
+    fn whole_answers_and_reasons_are_one_piece() {
+        let mut whole = Layout::whole();
+        let mut shared = Layout::shared();
+        let text = br#"{"description":"a description long enough to be shared"}"#;
+        assert_eq!(whole.add(text, false), (0, 1));
+        assert_eq!(shared.add(text, true), (0, 1));
+        assert_eq!(shared.add(text, true), (1, 2));
+    }
+}
