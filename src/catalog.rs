@@ -7,8 +7,8 @@
 use std::borrow::Cow;
 
 pub use crate::schema::{
-    Definition, DefsKeyword, Hints, Model, NodeId, Number, Property, Run, Scalar, Schema, Text,
-    Tool, TupleForm, Type, TypeForm, Types, MAX_DESCRIPTION,
+    Definition, DefsKeyword, Hints, Model, NodeId, Number, Property, Rare, Run, Scalar, Schema,
+    Text, Tool, TupleForm, Type, TypeForm, Types, MAX_DESCRIPTION,
 };
 
 // `TEXT` and the `_TABLE`s of the model, from build.rs.
@@ -21,6 +21,7 @@ static PROPERTIES: [Property; PROPERTY_TABLE.len()] = PROPERTY_TABLE;
 static VALUES: [Scalar; VALUE_TABLE.len()] = VALUE_TABLE;
 static SUBSCHEMAS: [NodeId; SUBSCHEMA_TABLE.len()] = SUBSCHEMA_TABLE;
 static DEFINITIONS: [Definition; DEFINITION_TABLE.len()] = DEFINITION_TABLE;
+static RARE: [Rare; RARE_TABLE.len()] = RARE_TABLE;
 
 /// The compiled-in catalog's model: what the renderer rendered and what check_call walks.
 pub static MODEL: Model<'static> = Model {
@@ -31,6 +32,7 @@ pub static MODEL: Model<'static> = Model {
     values: &VALUES,
     subschemas: &SUBSCHEMAS,
     definitions: &DEFINITIONS,
+    rare: &RARE,
 };
 
 /// The same model for the compiler's own evaluation of the tables below (a `const` cannot read
@@ -43,6 +45,7 @@ const TABLES: Model<'static> = Model {
     values: &VALUE_TABLE,
     subschemas: &SUBSCHEMA_TABLE,
     definitions: &DEFINITION_TABLE,
+    rare: &RARE_TABLE,
 };
 
 /// Whether every tool's schema is in the flat subset that `check.rs` reads (see
@@ -300,12 +303,13 @@ impl QuickTables for Compiled {
 
 /// Whether a property's values carry no enum and no bound: the quick path then needs nothing
 /// but their type.
-pub(crate) const fn is_plain(schema: &Schema) -> bool {
+pub(crate) const fn is_plain(model: Model<'_>, schema: &Schema) -> bool {
+    let rare = model.const_rare(schema);
     schema.enumeration.is_none()
-        && schema.min_length.is_none()
-        && schema.max_length.is_none()
-        && schema.minimum.is_none()
-        && schema.maximum.is_none()
+        && rare.min_length.is_none()
+        && rare.max_length.is_none()
+        && rare.minimum.is_none()
+        && rare.maximum.is_none()
 }
 
 /// The index in [`TOOLS`] of the tool whose name the request's string literal (quotes and
@@ -568,7 +572,7 @@ pub(crate) static ROOT_MASKS: [(u64, u64); TOOLS.len()] = {
         let properties = TABLES.const_properties(TABLES.const_node(TOOL_TABLE[tool].input));
         let mut i = 0;
         while i < properties.len() && i < 64 {
-            if is_plain(TABLES.const_node(properties[i].schema)) {
+            if is_plain(TABLES, TABLES.const_node(properties[i].schema)) {
                 masks[tool].0 |= 1 << i;
             }
             if properties[i].required {

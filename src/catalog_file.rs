@@ -14,7 +14,7 @@
 
 use crate::schema::{
     is_property_name, is_tool_name, Definition, DefsKeyword, Hints, Model, NodeId, Number,
-    OwnedModel, Property, Run, Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm, Types,
+    OwnedModel, Property, Rare, Run, Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm, Types,
 };
 use crate::sink::escape;
 use crate::tokenizer::{pieces, Kind, Piece, Tokenizer};
@@ -757,7 +757,7 @@ fn read_root(
         } else {
             DefsKeyword::Definitions
         };
-        reader.model.nodes[root as usize].definitions = Some((keyword, run));
+        reader.model.rare_of(root).definitions = Some((keyword, run));
     }
     reader.no_endless_references()?;
     reader.limits(pointer)?;
@@ -915,24 +915,29 @@ impl SchemaReader<'_> {
         }
 
         let mut schema = Schema::of(Type::Object);
+        let mut rare = Rare::NONE;
         schema.types = types;
         schema.type_form = type_form;
         schema.ty = Type::ALL
             .into_iter()
             .find(|ty| types.has(*ty) && type_form != TypeForm::Absent)
             .unwrap_or(Type::Object);
+        // A keyword's pointer is made only when it is there (most are not).
         let text = |reader: &mut Self, key: &str| -> Result<Option<Text>, SchemaError> {
-            Ok(optional_string(field(key), &at(key))?.map(|text| reader.model.text(&text)))
+            let Some(value) = field(key) else {
+                return Ok(None);
+            };
+            Ok(optional_string(Some(value), &at(key))?.map(|text| reader.model.text(&text)))
         };
-        schema.title = text(self, "title")?;
+        rare.title = text(self, "title")?;
         schema.description = text(self, "description")?;
-        schema.comment = text(self, "$comment")?;
-        schema.dialect = text(self, "$schema")?;
+        rare.comment = text(self, "$comment")?;
+        rare.dialect = text(self, "$schema")?;
         schema.format = text(self, "format")?;
         for (key, slot) in [
-            ("deprecated", &mut schema.deprecated),
-            ("readOnly", &mut schema.read_only),
-            ("writeOnly", &mut schema.write_only),
+            ("deprecated", &mut rare.deprecated),
+            ("readOnly", &mut rare.read_only),
+            ("writeOnly", &mut rare.write_only),
             ("nullable", &mut schema.nullable),
             ("uniqueItems", &mut schema.unique_items),
         ] {
@@ -959,10 +964,11 @@ impl SchemaReader<'_> {
                     ),
                 ));
             };
-            schema.examples = Some(self.model.text(&canonical(examples)));
+            rare.examples = Some(self.model.text(&canonical(examples)));
         }
-        if let Some(pattern) = schema.pattern_text(field("pattern"), &at("pattern"))? {
-            schema.pattern = Some(self.model.text(&pattern));
+        if let Some(pattern) = field("pattern") {
+            let pattern = schema.pattern_text(Some(pattern), &at("pattern"))?;
+            schema.pattern = pattern.map(|pattern| self.model.text(&pattern));
         }
 
         // Combinations and references.
@@ -985,7 +991,7 @@ impl SchemaReader<'_> {
                         .into(),
                 ));
             }
-            schema.discriminator = Some(self.model.text(&canonical(discriminator)));
+            rare.discriminator = Some(self.model.text(&canonical(discriminator)));
         }
         if let Some(reference) = field("$ref") {
             let Value::String(target) = &reference.value else {
@@ -1018,10 +1024,10 @@ impl SchemaReader<'_> {
             schema.enumeration = Some(self.read_enum(values, id, types, type_form, &at("enum"))?);
         }
         if let Some(value) = field("const") {
-            schema.constant = Some(self.value_of(value, id, types, type_form, &at("const"))?);
+            rare.constant = Some(self.value_of(value, id, types, type_form, &at("const"))?);
         }
         if let Some(value) = field("default") {
-            schema.default = Some(self.scalar(value));
+            rare.default = Some(self.scalar(value));
             self.values.push((id, canonical(value), at("default")));
         }
         if let Some(Node {
@@ -1117,9 +1123,9 @@ impl SchemaReader<'_> {
             schema.additional = Some(self.read(node, &at("additionalProperties"))?);
         }
         if let Some(node) = field("propertyNames") {
-            schema.property_names = Some(self.read(node, &at("propertyNames"))?);
+            rare.property_names = Some(self.read(node, &at("propertyNames"))?);
         }
-        (schema.min_properties, schema.max_properties) =
+        (rare.min_properties, rare.max_properties) =
             counts(&field, pointer, "minProperties", "maxProperties")?;
 
         // Arrays.
@@ -1139,16 +1145,16 @@ impl SchemaReader<'_> {
                     ));
                 }
                 let run = self.read_list(list, &at("items"), None)?;
-                schema.prefix_items = Some((TupleForm::ItemsList, run));
+                rare.prefix_items = Some((TupleForm::ItemsList, run));
             }
             Some(node) => schema.items = Some(self.read(node, &at("items"))?),
         }
         if let Some(list) = field("prefixItems") {
             let run = self.read_list(list, &at("prefixItems"), None)?;
-            schema.prefix_items = Some((TupleForm::PrefixItems, run));
+            rare.prefix_items = Some((TupleForm::PrefixItems, run));
         }
         if let Some(node) = field("additionalItems") {
-            if !matches!(schema.prefix_items, Some((TupleForm::ItemsList, _))) {
+            if !matches!(rare.prefix_items, Some((TupleForm::ItemsList, _))) {
                 return Err((
                     at("additionalItems"),
                     "\"additionalItems\" follows a tuple given as an \"items\" list \
@@ -1156,30 +1162,34 @@ impl SchemaReader<'_> {
                         .into(),
                 ));
             }
-            schema.additional_items = Some(self.read(node, &at("additionalItems"))?);
+            rare.additional_items = Some(self.read(node, &at("additionalItems"))?);
         }
-        (schema.min_items, schema.max_items) = counts(&field, pointer, "minItems", "maxItems")?;
+        (rare.min_items, rare.max_items) = counts(&field, pointer, "minItems", "maxItems")?;
 
         // Strings and numbers.
-        (schema.min_length, schema.max_length) = counts(&field, pointer, "minLength", "maxLength")?;
+        (rare.min_length, rare.max_length) = counts(&field, pointer, "minLength", "maxLength")?;
         let number = |reader: &mut Self, key: &str| -> Result<Option<Number>, SchemaError> {
-            Ok(number_field(field(key), &at(key))?.map(|text| number(reader.model, &text)))
+            let Some(value) = field(key) else {
+                return Ok(None);
+            };
+            Ok(number_field(Some(value), &at(key))?.map(|text| number(reader.model, &text)))
         };
-        schema.minimum = number(self, "minimum")?;
-        schema.maximum = number(self, "maximum")?;
-        schema.exclusive_minimum = number(self, "exclusiveMinimum")?;
-        schema.exclusive_maximum = number(self, "exclusiveMaximum")?;
-        schema.multiple_of = number(self, "multipleOf")?;
-        if schema
-            .multiple_of
-            .is_some_and(|divisor| divisor.value <= 0.0)
-        {
+        rare.minimum = number(self, "minimum")?;
+        rare.maximum = number(self, "maximum")?;
+        rare.exclusive_minimum = number(self, "exclusiveMinimum")?;
+        rare.exclusive_maximum = number(self, "exclusiveMaximum")?;
+        rare.multiple_of = number(self, "multipleOf")?;
+        if rare.multiple_of.is_some_and(|divisor| divisor.value <= 0.0) {
             return Err((
                 at("multipleOf"),
                 "must be more than 0, as JSON Schema requires".into(),
             ));
         }
-        no_empty_range(&schema, pointer)?;
+        no_empty_range(&rare, pointer)?;
+        if rare != Rare::NONE {
+            self.model.rare.push(rare);
+            schema.rare = (self.model.rare.len() - 1) as u32;
+        }
         self.model.nodes[id as usize] = schema;
         Ok(())
     }
@@ -1576,14 +1586,14 @@ fn number_field(node: Option<&Node<'_>>, pointer: &str) -> Result<Option<String>
 
 /// Refuses bounds that no number meets: a lower bound above an upper one, or exclusive bounds
 /// that meet.
-fn no_empty_range(schema: &Schema, pointer: &str) -> Result<(), SchemaError> {
+fn no_empty_range(rare: &Rare, pointer: &str) -> Result<(), SchemaError> {
     let lows = [
-        ("minimum", schema.minimum, false),
-        ("exclusiveMinimum", schema.exclusive_minimum, true),
+        ("minimum", rare.minimum, false),
+        ("exclusiveMinimum", rare.exclusive_minimum, true),
     ];
     let highs = [
-        ("maximum", schema.maximum, false),
-        ("exclusiveMaximum", schema.exclusive_maximum, true),
+        ("maximum", rare.maximum, false),
+        ("exclusiveMaximum", rare.exclusive_maximum, true),
     ];
     for (low_key, low, low_open) in lows {
         for (high_key, high, high_open) in highs {
@@ -1679,28 +1689,29 @@ fn flat(model: Model<'_>, id: NodeId) -> bool {
     let checked_format = node
         .format
         .is_some_and(|name| crate::format::StringFormat::from_name(model.str(name)).is_some());
+    let rare = model.rare(node);
     let own = node.boolean.is_none()
         && node.type_form == TypeForm::One
         && node.ty != Type::Null
         && node.nullable != Some(true)
-        && node.constant.is_none()
+        && rare.constant.is_none()
         && node.any_of.is_none()
         && node.one_of.is_none()
         && node.all_of.is_none()
         && node.reference.is_none()
-        && node.definitions.is_none()
+        && rare.definitions.is_none()
         && closed_only
-        && node.property_names.is_none()
-        && node.min_properties.is_none()
-        && node.max_properties.is_none()
-        && node.prefix_items.is_none()
-        && node.additional_items.is_none()
+        && rare.property_names.is_none()
+        && rare.min_properties.is_none()
+        && rare.max_properties.is_none()
+        && rare.prefix_items.is_none()
+        && rare.additional_items.is_none()
         && node.unique_items != Some(true)
         && node.pattern.is_none()
         && !checked_format
-        && node.exclusive_minimum.is_none()
-        && node.exclusive_maximum.is_none()
-        && node.multiple_of.is_none()
+        && rare.exclusive_minimum.is_none()
+        && rare.exclusive_maximum.is_none()
+        && rare.multiple_of.is_none()
         && enum_fits
         && (node.ty != Type::Array || node.items.is_some());
     own && model
@@ -1798,6 +1809,11 @@ pub fn rust_tables(model: &OwnedModel, source: &str) -> String {
         );
     }
     let _ = writeln!(out, "];");
+    let _ = writeln!(out, "const RARE_TABLE: [Rare; {}] = [", model.rare.len());
+    for rare in &model.rare {
+        let _ = writeln!(out, "{},", rare_expression(rare));
+    }
+    let _ = writeln!(out, "];");
     out
 }
 
@@ -1826,68 +1842,80 @@ fn node_expression(node: &Schema) -> String {
             let _ = write!(out, "{name}: {value}, ");
         }
     };
-    field("title", option(node.title, span));
     field("description", option(node.description, span));
-    field("comment", option(node.comment, span));
-    field("default", option(node.default, |v| scalar_expression(&v)));
-    field("examples", option(node.examples, span));
-    field("deprecated", format!("{:?}", node.deprecated));
-    field("read_only", format!("{:?}", node.read_only));
-    field("write_only", format!("{:?}", node.write_only));
     field("nullable", format!("{:?}", node.nullable));
-    field("dialect", option(node.dialect, span));
     field("enumeration", option(node.enumeration, run));
-    field("constant", option(node.constant, |v| scalar_expression(&v)));
     field("any_of", option(node.any_of, run));
     field("one_of", option(node.one_of, run));
     field("all_of", option(node.all_of, run));
-    field("discriminator", option(node.discriminator, span));
     field(
         "reference",
         option(node.reference, |(text, id)| {
             format!("({}, {id})", span(text))
         }),
     );
-    field(
-        "definitions",
-        option(node.definitions, |(keyword, defs)| {
-            format!("(DefsKeyword::{keyword:?}, {})", run(defs))
-        }),
-    );
     field("properties", run(node.properties));
     field("has_properties", format!("{}", node.has_properties));
     field("has_required", format!("{}", node.has_required));
     field("additional", format!("{:?}", node.additional));
-    field("property_names", format!("{:?}", node.property_names));
-    field("min_properties", format!("{:?}", node.min_properties));
-    field("max_properties", format!("{:?}", node.max_properties));
     field("items", format!("{:?}", node.items));
+    field("unique_items", format!("{:?}", node.unique_items));
+    field("pattern", option(node.pattern, span));
+    field("format", option(node.format, span));
+    field("rare", format!("{}", node.rare));
+    let _ = write!(out, "..Schema::of(Type::{:?}) }}", node.ty);
+    out
+}
+
+fn rare_expression(rare: &Rare) -> String {
+    let mut out = String::from("Rare { ");
+    let mut field = |name: &str, value: String| {
+        if value != "None" {
+            let _ = write!(out, "{name}: {value}, ");
+        }
+    };
+    field("title", option(rare.title, span));
+    field("comment", option(rare.comment, span));
+    field("default", option(rare.default, |v| scalar_expression(&v)));
+    field("examples", option(rare.examples, span));
+    field("deprecated", format!("{:?}", rare.deprecated));
+    field("read_only", format!("{:?}", rare.read_only));
+    field("write_only", format!("{:?}", rare.write_only));
+    field("dialect", option(rare.dialect, span));
+    field("constant", option(rare.constant, |v| scalar_expression(&v)));
+    field("discriminator", option(rare.discriminator, span));
+    field(
+        "definitions",
+        option(rare.definitions, |(keyword, defs)| {
+            format!("(DefsKeyword::{keyword:?}, {})", run(defs))
+        }),
+    );
+    field("property_names", format!("{:?}", rare.property_names));
+    field("min_properties", format!("{:?}", rare.min_properties));
+    field("max_properties", format!("{:?}", rare.max_properties));
     field(
         "prefix_items",
-        option(node.prefix_items, |(form, items)| {
+        option(rare.prefix_items, |(form, items)| {
             format!("(TupleForm::{form:?}, {})", run(items))
         }),
     );
-    field("additional_items", format!("{:?}", node.additional_items));
-    field("min_items", format!("{:?}", node.min_items));
-    field("max_items", format!("{:?}", node.max_items));
-    field("unique_items", format!("{:?}", node.unique_items));
-    field("min_length", format!("{:?}", node.min_length));
-    field("max_length", format!("{:?}", node.max_length));
-    field("pattern", option(node.pattern, span));
-    field("format", option(node.format, span));
-    field("minimum", option(node.minimum, number_expression));
-    field("maximum", option(node.maximum, number_expression));
+    field("additional_items", format!("{:?}", rare.additional_items));
+    field("min_items", format!("{:?}", rare.min_items));
+    field("max_items", format!("{:?}", rare.max_items));
+    field("min_length", format!("{:?}", rare.min_length));
+    field("max_length", format!("{:?}", rare.max_length));
+    field("minimum", option(rare.minimum, number_expression));
+    field("maximum", option(rare.maximum, number_expression));
     field(
         "exclusive_minimum",
-        option(node.exclusive_minimum, number_expression),
+        option(rare.exclusive_minimum, number_expression),
     );
     field(
         "exclusive_maximum",
-        option(node.exclusive_maximum, number_expression),
+        option(rare.exclusive_maximum, number_expression),
     );
-    field("multiple_of", option(node.multiple_of, number_expression));
-    let _ = write!(out, "..Schema::of(Type::{:?}) }}", node.ty);
+    field("multiple_of", option(rare.multiple_of, number_expression));
+    out.push_str("..Rare::NONE }");
     out
 }
 

@@ -372,7 +372,8 @@ pub(crate) fn check<'a, const NESTING: usize, const WORDS: usize, const N: usize
                         kind: Kind::ArrayStart,
                         raw: b"",
                     };
-                    let bound = match (schema.min_items, schema.max_items) {
+                    let rare = model.rare(schema);
+                    let bound = match (rare.min_items, rare.max_items) {
                         (Some(min), _) if (items as u64) < min => Some(Bound::MinItems(min, items)),
                         (_, Some(max)) if items as u64 > max => Some(Bound::MaxItems(max, items)),
                         _ => None,
@@ -544,11 +545,15 @@ pub(crate) fn scalar<'a>(
                     return Some(What::NotInEnum { values, found });
                 }
             }
-            if schema.min_length.is_none() && schema.max_length.is_none() {
+            if schema.rare == 0 {
+                return None;
+            }
+            let rare = model.rare(schema);
+            if rare.min_length.is_none() && rare.max_length.is_none() {
                 return None;
             }
             let length = characters(token.raw);
-            match (schema.min_length, schema.max_length) {
+            match (rare.min_length, rare.max_length) {
                 (Some(min), _) if (length as u64) < min => {
                     out_of_range(Bound::MinLength(min, length))
                 }
@@ -580,7 +585,8 @@ pub(crate) fn scalar<'a>(
                     return Some(What::NotInEnum { values, found });
                 }
             }
-            match (schema.minimum, schema.maximum) {
+            let rare = model.rare(schema);
+            match (rare.minimum, rare.maximum) {
                 (Some(min), _) if value < min.value => {
                     out_of_range(Bound::Minimum(model.str(min.text)))
                 }

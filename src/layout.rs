@@ -15,6 +15,7 @@
 //! string of at least [`SHARED_STRING`] bytes is a piece of its own, so a description is shared
 //! wherever it appears; the bytes between such strings are a piece too.
 
+use crate::tokenizer::byte_from;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -42,9 +43,14 @@ impl Layout {
         Layout::new(false)
     }
 
-    /// Answers split into pieces that are stored once: a run-time catalog's layout.
-    pub(crate) fn shared() -> Layout {
-        Layout::new(true)
+    /// Answers split into pieces that are stored once: a run-time catalog's layout. `expected`
+    /// is about how many bytes will be stored (the catalog file's size is near), so that the
+    /// buffer and the table seldom grow.
+    pub(crate) fn shared(expected: usize) -> Layout {
+        let mut layout = Layout::new(true);
+        layout.bytes.reserve(expected);
+        layout.seen.reserve(expected / 64);
+        layout
     }
 
     fn new(share: bool) -> Layout {
@@ -115,15 +121,28 @@ impl Layout {
 }
 
 /// Calls `each` with the parts of `answer`, in order: every string literal of at least
-/// [`SHARED_STRING`] bytes, and the runs between them.
+/// [`SHARED_STRING`] bytes, and the runs between them. A `"` inside a string is escaped: an odd
+/// number of `\\` before it.
 fn split(answer: &[u8], mut each: impl FnMut(&[u8])) {
     let mut run = 0;
     let mut at = 0;
-    while let Some(quote) = answer[at..].iter().position(|&byte| byte == b'"') {
-        let open = at + quote;
+    loop {
+        let open = byte_from::<b'"'>(answer, at);
+        if open >= answer.len() {
+            break;
+        }
         let mut close = open + 1;
-        while close < answer.len() && answer[close] != b'"' {
-            close += if answer[close] == b'\\' { 2 } else { 1 };
+        loop {
+            close = byte_from::<b'"'>(answer, close);
+            let backslashes = answer[open + 1..close.min(answer.len())]
+                .iter()
+                .rev()
+                .take_while(|&&byte| byte == b'\\')
+                .count();
+            if close >= answer.len() || backslashes % 2 == 0 {
+                break;
+            }
+            close += 1;
         }
         let end = (close + 1).min(answer.len());
         if end - open >= SHARED_STRING {
@@ -194,7 +213,7 @@ mod tests {
             format!(r#"{{"description":{description},"name":"a"}}"#),
             String::from(r#"unclosed "string"#),
         ];
-        let mut layout = Layout::shared();
+        let mut layout = Layout::shared(0);
         let runs: Vec<_> = answers
             .iter()
             .map(|text| layout.add(text.as_bytes(), false))
@@ -211,7 +230,7 @@ mod tests {
     #[test]
     fn whole_answers_and_reasons_are_one_piece() {
         let mut whole = Layout::whole();
-        let mut shared = Layout::shared();
+        let mut shared = Layout::shared(0);
         let text = br#"{"description":"a description long enough to be shared"}"#;
         assert_eq!(whole.add(text, false), (0, 1));
         assert_eq!(shared.add(text, true), (0, 1));

@@ -809,11 +809,18 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
                     // The usual argument: the right type, with no enum or bound to check.
                     let plain = schema.enumeration.is_none()
                         && match (schema.ty, kind) {
+                            // A node without rare keywords has no bound: one compare.
                             (Type::String, Kind::String) => {
-                                schema.min_length.is_none() && schema.max_length.is_none()
+                                schema.rare == 0 || {
+                                    let rare = model.rare(schema);
+                                    rare.min_length.is_none() && rare.max_length.is_none()
+                                }
                             }
                             (Type::Integer | Type::Number, Kind::Number) => {
-                                schema.minimum.is_none() && schema.maximum.is_none()
+                                schema.rare == 0 || {
+                                    let rare = model.rare(schema);
+                                    rare.minimum.is_none() && rare.maximum.is_none()
+                                }
                             }
                             (Type::Boolean, Kind::True | Kind::False) => true,
                             _ => false,

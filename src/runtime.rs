@@ -75,7 +75,7 @@ impl RuntimeCatalog {
         let mut model = catalog_file::read(bytes)?;
         model.shrink_to_fit();
         let view = model.model();
-        let rendered = wire::render(view, Layout::shared());
+        let rendered = wire::render(view, Layout::shared(2 * bytes.len()));
         let tools = view.tools.len();
         let index = catalog::index((0..tools).map(|tool| view.name(tool)));
         let optional: Vec<usize> = view
@@ -109,7 +109,7 @@ impl RuntimeCatalog {
             for (i, property) in properties.iter().enumerate() {
                 let schema = view.node(property.schema);
                 if i < 64 {
-                    mask.0 |= u64::from(catalog::is_plain(schema)) << i;
+                    mask.0 |= u64::from(catalog::is_plain(view, schema)) << i;
                     mask.1 |= u64::from(property.required) << i;
                 }
                 key_at.push(keys.len() as u32);

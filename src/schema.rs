@@ -55,6 +55,9 @@ pub struct Model<'a> {
     pub subschemas: &'a [NodeId],
     /// Every root's definitions, each root's a run sorted by name.
     pub definitions: &'a [Definition],
+    /// The keywords that most nodes lack, for the nodes that have some; the first entry has
+    /// none ([`Rare::NONE`]).
+    pub rare: &'a [Rare],
 }
 
 impl<'a> Model<'a> {
@@ -82,6 +85,12 @@ impl<'a> Model<'a> {
     #[inline]
     pub fn node(self, id: NodeId) -> &'a Schema {
         &self.nodes[id as usize]
+    }
+
+    /// The keywords that most nodes lack, of `node`.
+    #[inline]
+    pub fn rare(self, node: &Schema) -> &'a Rare {
+        &self.rare[node.rare as usize]
     }
 
     /// A tool's argument schema.
@@ -128,18 +137,19 @@ impl<'a> Model<'a> {
     /// draft-07's `additionalItems`, `propertyNames`, the `$ref` target, and the branches of
     /// `anyOf`, `oneOf`, `allOf` and a tuple. What a walk of the schema's graph follows.
     pub fn children(self, node: &Schema) -> impl Iterator<Item = NodeId> + 'a {
+        let rare = self.rare(node);
         let singles = [
             node.items,
             node.additional,
-            node.additional_items,
-            node.property_names,
+            rare.additional_items,
+            rare.property_names,
             node.reference.map(|(_, target)| target),
         ];
         let runs = [
             node.any_of,
             node.one_of,
             node.all_of,
-            node.prefix_items.map(|(_, run)| run),
+            rare.prefix_items.map(|(_, run)| run),
         ];
         self.properties(node)
             .iter()
@@ -170,6 +180,11 @@ impl<'a> Model<'a> {
         &self.nodes[id as usize]
     }
 
+    /// [`Model::rare`], for the compiler.
+    pub const fn const_rare(self, node: &Schema) -> &'a Rare {
+        &self.rare[node.rare as usize]
+    }
+
     /// [`Model::properties`], for the compiler.
     pub const fn const_properties(self, node: &Schema) -> &'a [Property] {
         let (start, len) = (node.properties.start as usize, node.properties.len as usize);
@@ -178,7 +193,7 @@ impl<'a> Model<'a> {
 }
 
 /// A model that owns its tables: what the catalog reader makes, at run time or in `build.rs`.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct OwnedModel {
     /// See [`Model::text`].
     pub text: String,
@@ -194,6 +209,24 @@ pub struct OwnedModel {
     pub subschemas: Vec<NodeId>,
     /// See [`Model::definitions`].
     pub definitions: Vec<Definition>,
+    /// See [`Model::rare`].
+    pub rare: Vec<Rare>,
+}
+
+impl Default for OwnedModel {
+    /// No tools, and the one [`Rare`] entry every model starts with.
+    fn default() -> OwnedModel {
+        OwnedModel {
+            text: String::new(),
+            tools: Vec::new(),
+            nodes: Vec::new(),
+            properties: Vec::new(),
+            values: Vec::new(),
+            subschemas: Vec::new(),
+            definitions: Vec::new(),
+            rare: vec![Rare::NONE],
+        }
+    }
 }
 
 impl OwnedModel {
@@ -207,6 +240,17 @@ impl OwnedModel {
         self.values.shrink_to_fit();
         self.subschemas.shrink_to_fit();
         self.definitions.shrink_to_fit();
+        self.rare.shrink_to_fit();
+    }
+
+    /// Node `id`'s [`Rare`] keywords, to be set: its own entry, made if it has none yet.
+    pub fn rare_of(&mut self, id: NodeId) -> &mut Rare {
+        let node = &mut self.nodes[id as usize];
+        if node.rare == 0 {
+            self.rare.push(Rare::NONE);
+            node.rare = (self.rare.len() - 1) as u32;
+        }
+        &mut self.rare[node.rare as usize]
     }
 
     /// The model, borrowed.
@@ -219,6 +263,7 @@ impl OwnedModel {
             values: &self.values,
             subschemas: &self.subschemas,
             definitions: &self.definitions,
+            rare: &self.rare,
         }
     }
 
@@ -304,11 +349,52 @@ pub struct Schema {
     pub type_form: TypeForm,
     /// The schema `true` or `false` itself (`items: false`, `additionalProperties: true`).
     pub boolean: Option<bool>,
+    /// Text for the model about this value, written as the catalog gave it.
+    pub description: Option<Text>,
+    /// OpenAPI's `nullable: true` (Gemini's own schema has it): `null` is allowed too.
+    pub nullable: Option<bool>,
+    /// The allowed values (`enum`), in the catalog's order: a run of [`Model::values`].
+    pub enumeration: Option<Run>,
+    /// `anyOf`: a run of [`Model::subschemas`].
+    pub any_of: Option<Run>,
+    /// `oneOf`: a run of [`Model::subschemas`].
+    pub one_of: Option<Run>,
+    /// `allOf`: a run of [`Model::subschemas`].
+    pub all_of: Option<Run>,
+    /// `$ref` as written, and the node it resolves to.
+    pub reference: Option<(Text, NodeId)>,
+    /// An object's properties ([`Model::properties`]), sorted by name in byte order: the order
+    /// they are written in.
+    pub properties: Run,
+    /// The catalog gave `properties`, even `{}`.
+    pub has_properties: bool,
+    /// Whether the catalog gave `required` for this object (possibly empty). Which properties are
+    /// required is on each [`Property`].
+    pub has_required: bool,
+    /// `additionalProperties`: a node, often the schema `false` or `true`.
+    pub additional: Option<NodeId>,
+    /// An array's element schema (`items` as one schema).
+    pub items: Option<NodeId>,
+    /// `uniqueItems`, as given.
+    pub unique_items: Option<bool>,
+    /// `pattern`, an ECMA-262 regular expression that `regex.rs` compiles.
+    pub pattern: Option<Text>,
+    /// `format`, as given: checked for the names `format.rs` knows, an annotation otherwise.
+    pub format: Option<Text>,
+    /// The keywords that most nodes lack (annotations, bounds, tuples, `const`, `$defs`):
+    /// an index of [`Model::rare`], where 0 is a [`Rare`] with none of them.
+    pub rare: u32,
+}
+
+/// The keywords of a [`Schema`] node that most nodes lack, kept apart so that a node is small:
+/// a catalog read at run time holds every node, and a compiled-in one carries them in the
+/// program. A node's `rare` is its index in [`Model::rare`]; the first entry, [`Rare::NONE`],
+/// is every node's that has none of them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rare {
     /// `title`: a short label. Providers' shapes may drop it (it costs tokens and often repeats
     /// the property's name); MCP keeps it.
     pub title: Option<Text>,
-    /// Text for the model about this value, written as the catalog gave it.
-    pub description: Option<Text>,
     /// `$comment`: for the catalog's readers, never for a model.
     pub comment: Option<Text>,
     /// `default`: any JSON value, valid against this node.
@@ -321,44 +407,20 @@ pub struct Schema {
     pub read_only: Option<bool>,
     /// `writeOnly`.
     pub write_only: Option<bool>,
-    /// OpenAPI's `nullable: true` (Gemini's own schema has it): `null` is allowed too.
-    pub nullable: Option<bool>,
     /// `$schema`, at the root only.
     pub dialect: Option<Text>,
-    /// The allowed values (`enum`), in the catalog's order: a run of [`Model::values`].
-    pub enumeration: Option<Run>,
     /// `const`: the one allowed value.
     pub constant: Option<Scalar>,
-    /// `anyOf`: a run of [`Model::subschemas`].
-    pub any_of: Option<Run>,
-    /// `oneOf`: a run of [`Model::subschemas`].
-    pub one_of: Option<Run>,
-    /// `allOf`: a run of [`Model::subschemas`].
-    pub all_of: Option<Run>,
     /// OpenAPI's `discriminator` beside `oneOf` (pydantic writes it): canonical JSON.
     pub discriminator: Option<Text>,
-    /// `$ref` as written, and the node it resolves to.
-    pub reference: Option<(Text, NodeId)>,
     /// The root's `$defs` or `definitions`: a run of [`Model::definitions`].
     pub definitions: Option<(DefsKeyword, Run)>,
-    /// An object's properties ([`Model::properties`]), sorted by name in byte order: the order
-    /// they are written in.
-    pub properties: Run,
-    /// The catalog gave `properties`, even `{}`.
-    pub has_properties: bool,
-    /// Whether the catalog gave `required` for this object (possibly empty). Which properties are
-    /// required is on each [`Property`].
-    pub has_required: bool,
-    /// `additionalProperties`: a node, often the schema `false` or `true`.
-    pub additional: Option<NodeId>,
     /// `propertyNames`: what every key must be, as a string schema.
     pub property_names: Option<NodeId>,
     /// An object's fewest members.
     pub min_properties: Option<u64>,
     /// An object's most members.
     pub max_properties: Option<u64>,
-    /// An array's element schema (`items` as one schema).
-    pub items: Option<NodeId>,
     /// A tuple's leading elements: `prefixItems`, or draft-07's `items` given as a list.
     pub prefix_items: Option<(TupleForm, Run)>,
     /// Draft-07's `additionalItems`, the elements after a tuple given as an `items` list.
@@ -367,18 +429,12 @@ pub struct Schema {
     pub min_items: Option<u64>,
     /// An array's most elements; Anthropic strict leaves it out, the checker still applies it.
     pub max_items: Option<u64>,
-    /// `uniqueItems`, as given.
-    pub unique_items: Option<bool>,
     /// A string's fewest characters (Unicode code points, not bytes). Both strict modes leave it
     /// out of the declaration; the checker still applies it.
     pub min_length: Option<u64>,
     /// A string's most characters (Unicode code points, not bytes), left out and applied like
     /// `min_length`.
     pub max_length: Option<u64>,
-    /// `pattern`, an ECMA-262 regular expression that `regex.rs` compiles.
-    pub pattern: Option<Text>,
-    /// `format`, as given: checked for the names `format.rs` knows, an annotation otherwise.
-    pub format: Option<Text>,
     /// Bounds of an integer or number, inclusive. Anthropic strict leaves them out of the
     /// declaration; the checker still applies them.
     pub minimum: Option<Number>,
@@ -392,6 +448,37 @@ pub struct Schema {
     pub multiple_of: Option<Number>,
 }
 
+impl Rare {
+    /// None of the keywords: the first entry of every model's [`Model::rare`].
+    pub const NONE: Rare = Rare {
+        title: None,
+        comment: None,
+        default: None,
+        examples: None,
+        deprecated: None,
+        read_only: None,
+        write_only: None,
+        dialect: None,
+        constant: None,
+        discriminator: None,
+        definitions: None,
+        property_names: None,
+        min_properties: None,
+        max_properties: None,
+        prefix_items: None,
+        additional_items: None,
+        min_items: None,
+        max_items: None,
+        min_length: None,
+        max_length: None,
+        minimum: None,
+        maximum: None,
+        exclusive_minimum: None,
+        exclusive_maximum: None,
+        multiple_of: None,
+    };
+}
+
 impl Schema {
     /// A node of type `ty` with no keywords: what generated tables fill in with `..`.
     pub const fn of(ty: Type) -> Schema {
@@ -400,46 +487,22 @@ impl Schema {
             types: Types::of(ty),
             type_form: TypeForm::One,
             boolean: None,
-            title: None,
             description: None,
-            comment: None,
-            default: None,
-            examples: None,
-            deprecated: None,
-            read_only: None,
-            write_only: None,
             nullable: None,
-            dialect: None,
             enumeration: None,
-            constant: None,
             any_of: None,
             one_of: None,
             all_of: None,
-            discriminator: None,
             reference: None,
-            definitions: None,
             properties: Run::EMPTY,
             has_properties: false,
             has_required: false,
             additional: None,
-            property_names: None,
-            min_properties: None,
-            max_properties: None,
             items: None,
-            prefix_items: None,
-            additional_items: None,
-            min_items: None,
-            max_items: None,
             unique_items: None,
-            min_length: None,
-            max_length: None,
             pattern: None,
             format: None,
-            minimum: None,
-            maximum: None,
-            exclusive_minimum: None,
-            exclusive_maximum: None,
-            multiple_of: None,
+            rare: 0,
         }
     }
 }

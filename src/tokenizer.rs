@@ -635,17 +635,23 @@ pub(crate) fn skip_whitespace(input: &[u8], mut at: usize) -> usize {
 /// since the text between escapes (source code's lines, in a call that writes a file) is long
 /// and a byte-at-a-time loop was most of the time a long call took.
 #[inline(always)]
-pub(crate) fn backslash_from(bytes: &[u8], mut i: usize) -> usize {
+pub(crate) fn backslash_from(bytes: &[u8], i: usize) -> usize {
+    byte_from::<b'\\'>(bytes, i)
+}
+
+/// The offset of the first `BYTE` in `bytes` from `i` on, or the length, eight bytes at a time.
+#[inline(always)]
+pub(crate) fn byte_from<const BYTE: u8>(bytes: &[u8], mut i: usize) -> usize {
     while let Some(word) = bytes.get(i..i + 8) {
         let word = u64::from_le_bytes(<[u8; 8]>::try_from(word).unwrap_or([0; 8]));
-        let flags = has_zero(word ^ (ONES * b'\\' as u64));
+        let flags = has_zero(word ^ (ONES * BYTE as u64));
         if flags != 0 {
             return i + (flags.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
     while let Some(&byte) = bytes.get(i) {
-        if byte == b'\\' {
+        if byte == BYTE {
             break;
         }
         i += 1;

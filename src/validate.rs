@@ -262,7 +262,7 @@ pub(crate) fn reason(
         }
         Reason::Const => {
             out.write_str("must be ")?;
-            match node.constant {
+            match model.rare(node).constant {
                 Some(value) => value_text(out, model, &value),
                 None => Ok(()),
             }
@@ -270,10 +270,10 @@ pub(crate) fn reason(
         Reason::Range => {
             out.write_str("must be")?;
             let bounds = [
-                (" at least ", node.minimum),
-                (" more than ", node.exclusive_minimum),
-                (" at most ", node.maximum),
-                (" less than ", node.exclusive_maximum),
+                (" at least ", model.rare(node).minimum),
+                (" more than ", model.rare(node).exclusive_minimum),
+                (" at most ", model.rare(node).maximum),
+                (" less than ", model.rare(node).exclusive_maximum),
             ];
             let mut first = true;
             for (words, bound) in bounds {
@@ -288,20 +288,20 @@ pub(crate) fn reason(
             }
             Ok(())
         }
-        Reason::MultipleOf => match node.multiple_of {
+        Reason::MultipleOf => match model.rare(node).multiple_of {
             Some(divisor) => write!(out, "must be a multiple of {}", model.str(divisor.text)),
             None => Ok(()),
         },
         Reason::Length(found) => {
-            if node.min_length.is_some_and(|min| found < min) {
-                let min = node.min_length.unwrap_or(0);
+            if model.rare(node).min_length.is_some_and(|min| found < min) {
+                let min = model.rare(node).min_length.unwrap_or(0);
                 write!(
                     out,
                     "must be at least {min} character{} long, found {found}",
                     plural(min)
                 )
             } else {
-                let max = node.max_length.unwrap_or(0);
+                let max = model.rare(node).max_length.unwrap_or(0);
                 write!(
                     out,
                     "must be at most {max} character{} long, found {found}",
@@ -335,11 +335,17 @@ pub(crate) fn reason(
         Reason::Members(found) => counted(
             out,
             "member",
-            node.min_properties,
-            node.max_properties,
+            model.rare(node).min_properties,
+            model.rare(node).max_properties,
             found,
         ),
-        Reason::Items(found) => counted(out, "item", node.min_items, node.max_items, found),
+        Reason::Items(found) => counted(
+            out,
+            "item",
+            model.rare(node).min_items,
+            model.rare(node).max_items,
+            found,
+        ),
         Reason::Unique => out.write_str("must not hold the same item twice"),
         Reason::NoBranch => out.write_str("fits none of the schema's alternatives"),
         Reason::Discriminator => {
@@ -482,7 +488,7 @@ impl<'a> Walk<'_, 'a, '_> {
                 return self.fail(depth, id, at, Reason::Enum);
             }
         }
-        if let Some(value) = node.constant {
+        if let Some(value) = self.model.rare(node).constant {
             if !self.equals(token, at, &value) {
                 return self.fail(depth, id, at, Reason::Const);
             }
@@ -499,7 +505,7 @@ impl<'a> Walk<'_, 'a, '_> {
                 }
             }
         }
-        if node.discriminator.is_some() && token.kind == Kind::ObjectStart {
+        if self.model.rare(node).discriminator.is_some() && token.kind == Kind::ObjectStart {
             if let Some(fits) = self.discriminated(node, id, at, depth) {
                 return fits;
             }
@@ -635,11 +641,20 @@ impl<'a> Walk<'_, 'a, '_> {
         literal: &[u8],
         depth: usize,
     ) -> bool {
-        if node.min_length.is_some() || node.max_length.is_some() {
+        if self.model.rare(node).min_length.is_some() || self.model.rare(node).max_length.is_some()
+        {
             let mut length = 0u64;
             decode(literal, |_| length += 1);
-            if node.min_length.is_some_and(|min| length < min)
-                || node.max_length.is_some_and(|max| length > max)
+            if self
+                .model
+                .rare(node)
+                .min_length
+                .is_some_and(|min| length < min)
+                || self
+                    .model
+                    .rare(node)
+                    .max_length
+                    .is_some_and(|max| length > max)
             {
                 return self.fail(depth, id, at, Reason::Length(length));
             }
@@ -676,14 +691,18 @@ impl<'a> Walk<'_, 'a, '_> {
         let bound = |number: Option<crate::schema::Number>, ok: fn(Ordering) -> bool| {
             number.is_none_or(|bound| ok(compare(literal, self.model.str(bound.text).as_bytes())))
         };
-        let within = bound(node.minimum, |o| o != Ordering::Less)
-            && bound(node.exclusive_minimum, |o| o == Ordering::Greater)
-            && bound(node.maximum, |o| o != Ordering::Greater)
-            && bound(node.exclusive_maximum, |o| o == Ordering::Less);
+        let within = bound(self.model.rare(node).minimum, |o| o != Ordering::Less)
+            && bound(self.model.rare(node).exclusive_minimum, |o| {
+                o == Ordering::Greater
+            })
+            && bound(self.model.rare(node).maximum, |o| o != Ordering::Greater)
+            && bound(self.model.rare(node).exclusive_maximum, |o| {
+                o == Ordering::Less
+            });
         if !within {
             return self.fail(depth, id, at, Reason::Range);
         }
-        if let Some(divisor) = node.multiple_of {
+        if let Some(divisor) = self.model.rare(node).multiple_of {
             let divides = Divisor::parse(self.model.str(divisor.text).as_bytes())
                 .is_ok_and(|divisor| divisor.divides(literal));
             if !divides {
@@ -741,7 +760,7 @@ impl<'a> Walk<'_, 'a, '_> {
                     ok = false;
                 }
             }
-            if let Some(names) = node.property_names {
+            if let Some(names) = self.model.rare(node).property_names {
                 if !self.fits(names, at + key.at, depth + 1) {
                     ok = false;
                 }
@@ -755,8 +774,16 @@ impl<'a> Walk<'_, 'a, '_> {
                 ok = self.fail(depth, id, at, Reason::Missing(property.name));
             }
         }
-        if node.min_properties.is_some_and(|min| members < min)
-            || node.max_properties.is_some_and(|max| members > max)
+        if self
+            .model
+            .rare(node)
+            .min_properties
+            .is_some_and(|min| members < min)
+            || self
+                .model
+                .rare(node)
+                .max_properties
+                .is_some_and(|max| members > max)
         {
             ok = self.fail(depth, id, at, Reason::Members(members));
         }
@@ -814,10 +841,9 @@ impl<'a> Walk<'_, 'a, '_> {
         mut tokens: Tokenizer<'a>,
         depth: usize,
     ) -> bool {
-        let prefix = node
-            .prefix_items
+        let prefix = (self.model.rare(node).prefix_items)
             .map_or(&[][..], |(_, run)| self.model.subschemas(run));
-        let rest = node.items.or(node.additional_items);
+        let rest = node.items.or(self.model.rare(node).additional_items);
         let mut count = 0usize;
         let mut ok = true;
         loop {
@@ -847,8 +873,16 @@ impl<'a> Walk<'_, 'a, '_> {
             }
         }
         let count = count as u64;
-        if node.min_items.is_some_and(|min| count < min)
-            || node.max_items.is_some_and(|max| count > max)
+        if self
+            .model
+            .rare(node)
+            .min_items
+            .is_some_and(|min| count < min)
+            || self
+                .model
+                .rare(node)
+                .max_items
+                .is_some_and(|max| count > max)
         {
             ok = self.fail(depth, id, at, Reason::Items(count));
         }
@@ -878,7 +912,7 @@ impl<'a> Walk<'_, 'a, '_> {
 /// The property a discriminator names (`propertyName` in its canonical JSON), as the model's
 /// text holds it.
 fn discriminator_name<'m>(model: Model<'m>, node: &Schema) -> Option<(&'m str, Text)> {
-    let span = node.discriminator?;
+    let span = model.rare(node).discriminator?;
     let json = model.str(span);
     let at = json.find("\"propertyName\":\"")? + "\"propertyName\":\"".len();
     let rest = json.get(at..)?;
@@ -919,7 +953,7 @@ fn for_each_discriminator_value(
                 continue;
             };
             let property = model.node(follow(property.schema));
-            if let Some(value) = &property.constant {
+            if let Some(value) = &model.rare(property).constant {
                 each(id, value);
             }
             if let Some(run) = property.enumeration {
@@ -1127,7 +1161,8 @@ pub(crate) fn resolve(
 ) -> NodeId {
     for _ in 0..MAX_DEPTH {
         let node = model.node(id);
-        let own = node.has_properties || node.items.is_some() || node.prefix_items.is_some();
+        let own =
+            node.has_properties || node.items.is_some() || model.rare(node).prefix_items.is_some();
         if let (Some((_, target)), false) = (node.reference, own) {
             id = target;
             continue;
@@ -1159,11 +1194,14 @@ pub(crate) fn resolve(
 /// The node of element `index` of an array of node `id`.
 pub(crate) fn item_node(model: Model<'_>, id: NodeId, index: usize) -> Option<NodeId> {
     let node = model.node(id);
-    let prefix = node.prefix_items.map(|(_, run)| model.subschemas(run));
+    let prefix = model
+        .rare(node)
+        .prefix_items
+        .map(|(_, run)| model.subschemas(run));
     prefix
         .and_then(|prefix| prefix.get(index).copied())
         .or(node.items)
-        .or(node.additional_items)
+        .or(model.rare(node).additional_items)
 }
 
 /// The node of the member named by `key` (a literal) of an object of node `id`, and whether it

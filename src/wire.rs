@@ -435,6 +435,7 @@ impl Writer<'_> {
     fn node(&mut self, out: &mut Json, id: NodeId, place: Place) -> Result<(), NotExpressible> {
         let model = self.model;
         let node = model.node(id);
+        let rare = model.rare(node);
         if let Some(flag) = node.boolean {
             match self.rules {
                 Rules::Mcp | Rules::Plain => {
@@ -497,7 +498,7 @@ impl Writer<'_> {
                         value.string(model.str(text));
                         members.push(("description", value.bytes));
                     }
-                    if let Some(default) = node.default {
+                    if let Some(default) = rare.default {
                         let mut value = Json::default();
                         scalar(&mut value, model, default);
                         members.push(("default", value.bytes));
@@ -522,7 +523,7 @@ impl Writer<'_> {
                 out.string(model.str(reference))
             });
         }
-        if let Some((keyword, run)) = node.definitions {
+        if let Some((keyword, run)) = rare.definitions {
             if !gemini {
                 let key = match keyword {
                     DefsKeyword::Defs => "$defs",
@@ -545,32 +546,32 @@ impl Writer<'_> {
 
         // Annotations.
         if mcp {
-            text(&mut members, "title", node.title);
-            text(&mut members, "$comment", node.comment);
-            text(&mut members, "$schema", node.dialect);
+            text(&mut members, "title", rare.title);
+            text(&mut members, "$comment", rare.comment);
+            text(&mut members, "$schema", rare.dialect);
         }
         text(&mut members, "description", node.description);
-        if let Some(default) = node.default {
+        if let Some(default) = rare.default {
             if !openai && !anthropic {
                 put(&mut members, "default", &|out| scalar(out, model, default));
             }
         }
         if mcp || plain {
-            if let Some(examples) = node.examples {
+            if let Some(examples) = rare.examples {
                 put(&mut members, "examples", &|out| {
                     out.raw(model.str(examples).as_bytes())
                 });
             }
             for (key, flag) in [
-                ("deprecated", node.deprecated),
-                ("readOnly", node.read_only),
-                ("writeOnly", node.write_only),
+                ("deprecated", rare.deprecated),
+                ("readOnly", rare.read_only),
+                ("writeOnly", rare.write_only),
             ] {
                 if let Some(flag) = flag {
                     put(&mut members, key, &|out| out.boolean(flag));
                 }
             }
-            if let Some(discriminator) = node.discriminator {
+            if let Some(discriminator) = rare.discriminator {
                 put(&mut members, "discriminator", &|out| {
                     out.raw(model.str(discriminator).as_bytes())
                 });
@@ -672,7 +673,7 @@ impl Writer<'_> {
                 out.raw(b"]");
             });
         }
-        if let Some(value) = node.constant {
+        if let Some(value) = rare.constant {
             if gemini || optional_nullable {
                 // A one-value enum: Gemini has no `const` (google-genai writes `enum`), and
                 // OpenAI strict's optional value needs `null` beside it.
@@ -854,7 +855,7 @@ impl Writer<'_> {
                 members.push(("additionalProperties", value.bytes));
             }
         }
-        if let Some(names) = node.property_names {
+        if let Some(names) = rare.property_names {
             if mcp || plain {
                 let mut value = Json::default();
                 self.node(&mut value, names, Place::Inside)?;
@@ -862,13 +863,13 @@ impl Writer<'_> {
             }
         }
         if mcp || plain || gemini {
-            count(&mut members, "minProperties", node.min_properties);
-            count(&mut members, "maxProperties", node.max_properties);
+            count(&mut members, "minProperties", rare.min_properties);
+            count(&mut members, "maxProperties", rare.max_properties);
         }
 
         // Arrays. Gemini's schema has no tuple: its elements' schemas are dropped (check_call
         // still applies them), and with them a boolean `items` that only closes the tuple.
-        let tuple_dropped = gemini && node.prefix_items.is_some();
+        let tuple_dropped = gemini && rare.prefix_items.is_some();
         if let Some(items) = node.items {
             if !(tuple_dropped && model.node(items).boolean.is_some()) {
                 let mut value = Json::default();
@@ -876,7 +877,7 @@ impl Writer<'_> {
                 members.push(("items", value.bytes));
             }
         }
-        if let Some((form, run)) = node.prefix_items.filter(|_| !tuple_dropped) {
+        if let Some((form, run)) = rare.prefix_items.filter(|_| !tuple_dropped) {
             if !(mcp || plain) {
                 return Err(format!(
                     "a tuple (prefixItems), which {} does not document",
@@ -896,18 +897,18 @@ impl Writer<'_> {
             };
             self.list(&mut members, key, model.subschemas(run))?;
         }
-        if let Some(extra) = node.additional_items.filter(|_| !tuple_dropped) {
+        if let Some(extra) = rare.additional_items.filter(|_| !tuple_dropped) {
             let mut value = Json::default();
             self.node(&mut value, extra, Place::Inside)?;
             members.push((if mcp { "additionalItems" } else { "items" }, value.bytes));
         }
-        if let Some(min) = node.min_items {
+        if let Some(min) = rare.min_items {
             if !anthropic || min <= 1 {
                 count(&mut members, "minItems", Some(min));
             }
         }
         if !anthropic {
-            count(&mut members, "maxItems", node.max_items);
+            count(&mut members, "maxItems", rare.max_items);
         }
         if mcp || plain {
             if let Some(flag) = node.unique_items {
@@ -917,8 +918,8 @@ impl Writer<'_> {
 
         // Strings.
         if !strict {
-            count(&mut members, "minLength", node.min_length);
-            count(&mut members, "maxLength", node.max_length);
+            count(&mut members, "minLength", rare.min_length);
+            count(&mut members, "maxLength", rare.max_length);
         }
         if !anthropic {
             text(&mut members, "pattern", node.pattern);
@@ -947,20 +948,20 @@ impl Writer<'_> {
                         });
                     }
                 };
-            let mut minimum = node.minimum;
-            let mut maximum = node.maximum;
+            let mut minimum = rare.minimum;
+            let mut maximum = rare.maximum;
             if gemini {
                 // An integer's exclusive bound is the inclusive one next to it; a number's has
                 // no equivalent in Gemini's schema, and check_call still applies it.
                 if integer {
-                    if let Some(bound) = node.exclusive_minimum.filter(|b| b.value.fract() == 0.0) {
+                    if let Some(bound) = rare.exclusive_minimum.filter(|b| b.value.fract() == 0.0) {
                         if minimum.is_none_or(|min| min.value <= bound.value) {
                             minimum = None;
                             let next = format!("{}", bound.value as i64 + 1);
                             put(&mut members, "minimum", &|out| out.raw(next.as_bytes()));
                         }
                     }
-                    if let Some(bound) = node.exclusive_maximum.filter(|b| b.value.fract() == 0.0) {
+                    if let Some(bound) = rare.exclusive_maximum.filter(|b| b.value.fract() == 0.0) {
                         if maximum.is_none_or(|max| max.value >= bound.value) {
                             maximum = None;
                             let next = format!("{}", bound.value as i64 - 1);
@@ -969,9 +970,9 @@ impl Writer<'_> {
                     }
                 }
             } else {
-                number(&mut members, "exclusiveMinimum", node.exclusive_minimum);
-                number(&mut members, "exclusiveMaximum", node.exclusive_maximum);
-                number(&mut members, "multipleOf", node.multiple_of);
+                number(&mut members, "exclusiveMinimum", rare.exclusive_minimum);
+                number(&mut members, "exclusiveMaximum", rare.exclusive_maximum);
+                number(&mut members, "multipleOf", rare.multiple_of);
             }
             number(&mut members, "minimum", minimum);
             number(&mut members, "maximum", maximum);
@@ -1004,10 +1005,11 @@ impl Writer<'_> {
     /// Whether a node is `{"type":"null"}` and nothing else that matters.
     fn null_only(&self, id: NodeId) -> bool {
         let node = self.model.node(id);
+        let rare = self.model.rare(node);
         node.type_form != TypeForm::Absent
             && node.types == Types::of(Type::Null)
             && node.enumeration.is_none()
-            && node.constant.is_none()
+            && rare.constant.is_none()
     }
 
     /// Whether a node holds a union or a reference, which carry their own types.
@@ -1021,43 +1023,45 @@ impl Writer<'_> {
     /// Whether a node's `$ref` stands alone but for annotations (which the inlined target takes
     /// on), so that inlining it loses nothing.
     fn only_reference(&self, node: &Schema) -> bool {
+        let rare = self.model.rare(node);
         node.type_form == TypeForm::Absent
             && !node.has_properties
             && node.nullable.is_none()
             && node.enumeration.is_none()
-            && node.constant.is_none()
+            && rare.constant.is_none()
             && node.any_of.is_none()
             && node.one_of.is_none()
             && node.all_of.is_none()
-            && node.discriminator.is_none()
+            && rare.discriminator.is_none()
             && node.items.is_none()
-            && node.prefix_items.is_none()
-            && node.additional_items.is_none()
+            && rare.prefix_items.is_none()
+            && rare.additional_items.is_none()
             && node.additional.is_none()
-            && node.property_names.is_none()
-            && node.min_properties.is_none()
-            && node.max_properties.is_none()
-            && node.min_items.is_none()
-            && node.max_items.is_none()
+            && rare.property_names.is_none()
+            && rare.min_properties.is_none()
+            && rare.max_properties.is_none()
+            && rare.min_items.is_none()
+            && rare.max_items.is_none()
             && node.unique_items.is_none()
-            && node.min_length.is_none()
-            && node.max_length.is_none()
+            && rare.min_length.is_none()
+            && rare.max_length.is_none()
             && node.pattern.is_none()
             && node.format.is_none()
-            && node.minimum.is_none()
-            && node.maximum.is_none()
-            && node.exclusive_minimum.is_none()
-            && node.exclusive_maximum.is_none()
-            && node.multiple_of.is_none()
+            && rare.minimum.is_none()
+            && rare.maximum.is_none()
+            && rare.exclusive_minimum.is_none()
+            && rare.exclusive_maximum.is_none()
+            && rare.multiple_of.is_none()
     }
 
     /// Whether a node has keywords of its own beyond a union (so its one branch cannot simply
     /// replace it).
     fn has_shape_keywords(&self, node: &Schema) -> bool {
+        let rare = self.model.rare(node);
         node.type_form != TypeForm::Absent
             || node.has_properties
             || node.enumeration.is_some()
-            || node.constant.is_some()
+            || rare.constant.is_some()
             || node.items.is_some()
             || node.reference.is_some()
     }
@@ -1229,12 +1233,13 @@ pub(crate) fn render(model: Model<'_>, mut layout: Layout) -> Rendered {
     let tools = model.tools.len();
     let mut spans = vec![(0, 0, true); Format::ALL.len() * 2 * tools];
     let mut schemas: Vec<Option<Result<Vec<u8>, NotExpressible>>> = vec![None; RULES * tools];
+    let mut declared = Json::default();
     for shape in Shape::all() {
         let rules = rules(shape);
         for (index, tool) in model.tools.iter().enumerate() {
             let schema = schemas[rules as usize * tools + index]
                 .get_or_insert_with(|| parameters(model, tool, rules));
-            let mut declared = Json::default();
+            declared.bytes.clear();
             let result = match schema {
                 Ok(schema) => declaration(&mut declared, model, tool, shape, schema),
                 Err(reason) => Err(reason.clone()),

@@ -259,7 +259,10 @@ fn types() {
     ));
     let model = catalog.model();
     let property = model.properties(model.input(&model.tools[0]))[0];
-    let minimum = model.node(property.schema).minimum.expect("a minimum");
+    let minimum = model
+        .rare(model.node(property.schema))
+        .minimum
+        .expect("a minimum");
     assert_eq!(model.str(minimum.text), "-1.50");
 }
 

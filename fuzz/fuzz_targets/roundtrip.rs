@@ -263,7 +263,7 @@ fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
     if let Some(text) = schema.description {
         out.insert("description".into(), json!(MODEL.str(text)));
     }
-    if let (Some(value), false) = (&schema.default, openai) {
+    if let (Some(value), false) = (&MODEL.rare(schema).default, openai) {
         out.insert("default".into(), scalar(value));
     }
     if let Some(values) = schema.enumeration {
@@ -320,19 +320,19 @@ fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
     let counts = [
         (
             "minItems",
-            schema.min_items,
-            !anthropic || schema.min_items <= Some(1),
+            MODEL.rare(schema).min_items,
+            !anthropic || MODEL.rare(schema).min_items <= Some(1),
         ),
-        ("maxItems", schema.max_items, !anthropic),
-        ("minLength", schema.min_length, !anthropic && !openai),
-        ("maxLength", schema.max_length, !anthropic && !openai),
+        ("maxItems", MODEL.rare(schema).max_items, !anthropic),
+        ("minLength", MODEL.rare(schema).min_length, !anthropic && !openai),
+        ("maxLength", MODEL.rare(schema).max_length, !anthropic && !openai),
     ];
     for (key, value, kept) in counts {
         if let (Some(count), true) = (value, kept) {
             out.insert(key.into(), json!(count));
         }
     }
-    for (key, value) in [("minimum", schema.minimum), ("maximum", schema.maximum)] {
+    for (key, value) in [("minimum", MODEL.rare(schema).minimum), ("maximum", MODEL.rare(schema).maximum)] {
         if let (Some(number), false) = (value, anthropic) {
             out.insert(key.into(), scalar(&Scalar::Number(number)));
         }
