@@ -324,15 +324,26 @@ fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
             !anthropic || MODEL.rare(schema).min_items <= Some(1),
         ),
         ("maxItems", MODEL.rare(schema).max_items, !anthropic),
-        ("minLength", MODEL.rare(schema).min_length, !anthropic && !openai),
-        ("maxLength", MODEL.rare(schema).max_length, !anthropic && !openai),
+        (
+            "minLength",
+            MODEL.rare(schema).min_length,
+            !anthropic && !openai,
+        ),
+        (
+            "maxLength",
+            MODEL.rare(schema).max_length,
+            !anthropic && !openai,
+        ),
     ];
     for (key, value, kept) in counts {
         if let (Some(count), true) = (value, kept) {
             out.insert(key.into(), json!(count));
         }
     }
-    for (key, value) in [("minimum", MODEL.rare(schema).minimum), ("maximum", MODEL.rare(schema).maximum)] {
+    for (key, value) in [
+        ("minimum", MODEL.rare(schema).minimum),
+        ("maximum", MODEL.rare(schema).maximum),
+    ] {
         if let (Some(number), false) = (value, anthropic) {
             out.insert(key.into(), scalar(&Scalar::Number(number)));
         }
