@@ -280,6 +280,7 @@ fn declaration(
                     model,
                     rules: Rules::Mcp,
                     inlining: Vec::new(),
+                    spare: Vec::new(),
                 };
                 writer.node(&mut schema, output, Place::Root)?;
                 out.raw(b",\"outputSchema\":");
@@ -306,16 +307,24 @@ fn rules(shape: Shape) -> Rules {
     }
 }
 
-/// A tool's argument schema under `rules`, or why they cannot express it.
-fn parameters(model: Model<'_>, tool: &Tool, rules: Rules) -> Result<Vec<u8>, NotExpressible> {
+/// A tool's argument schema under `rules`, or why they cannot express it. `spare` holds
+/// members that earlier tools' nodes were written with, to be used again.
+fn parameters(
+    model: Model<'_>,
+    tool: &Tool,
+    rules: Rules,
+    spare: &mut Vec<Members>,
+) -> Result<Vec<u8>, NotExpressible> {
     let mut parameters = Json::default();
     let mut writer = Writer {
         model,
         rules,
         inlining: Vec::new(),
+        spare: std::mem::take(spare),
     };
-    writer.node(&mut parameters, tool.input, Place::Root)?;
-    Ok(parameters.bytes)
+    let written = writer.node(&mut parameters, tool.input, Place::Root);
+    *spare = writer.spare;
+    written.map(|()| parameters.bytes)
 }
 
 /// `"description":D,"name":N`, the run of keys that OpenAI's two shapes and Gemini's share.
@@ -387,10 +396,62 @@ struct Writer<'m> {
     rules: Rules,
     /// The references being inlined (Gemini), to tell recursion.
     inlining: Vec<NodeId>,
+    /// Members no node holds now, for the next node to write into.
+    spare: Vec<Members>,
 }
 
-/// A node's members before they are sorted: key, and the value's bytes.
-type Members = Vec<(&'static str, Vec<u8>)>;
+/// A node's members before they are sorted: each key, and where its value sits in one buffer.
+/// The renderer keeps the ones it has used (`Writer::spare`), so that a catalog's thousands of
+/// nodes do not each allocate their own.
+#[derive(Default)]
+struct Members {
+    values: Json,
+    entries: Vec<(&'static str, u32, u32)>,
+}
+
+impl Members {
+    /// A member whose value `write` writes.
+    fn put(&mut self, key: &'static str, write: impl FnOnce(&mut Json)) {
+        let start = self.values.bytes.len() as u32;
+        write(&mut self.values);
+        self.entries
+            .push((key, start, self.values.bytes.len() as u32));
+    }
+
+    /// A member whose value `write` writes, or fails to.
+    fn try_put(
+        &mut self,
+        key: &'static str,
+        write: impl FnOnce(&mut Json) -> Result<(), NotExpressible>,
+    ) -> Result<(), NotExpressible> {
+        let start = self.values.bytes.len() as u32;
+        write(&mut self.values)?;
+        self.entries
+            .push((key, start, self.values.bytes.len() as u32));
+        Ok(())
+    }
+
+    /// A member whose value is `value`, already JSON.
+    fn push(&mut self, key: &'static str, value: &[u8]) {
+        self.put(key, |out| out.raw(value));
+    }
+
+    fn has(&self, key: &str) -> bool {
+        self.entries.iter().any(|entry| entry.0 == key)
+    }
+
+    /// Takes the member `key` out, and gives its value.
+    fn take(&mut self, key: &str) -> Option<Vec<u8>> {
+        let at = self.entries.iter().position(|entry| entry.0 == key)?;
+        let (_, start, end) = self.entries.remove(at);
+        Some(self.values.bytes[start as usize..end as usize].to_vec())
+    }
+
+    fn clear(&mut self) {
+        self.values.bytes.clear();
+        self.entries.clear();
+    }
+}
 
 impl Writer<'_> {
     /// One schema node, its keys in byte order.
@@ -461,15 +522,10 @@ impl Writer<'_> {
         let strict = openai || anthropic;
         let root = place == Place::Root;
         let optional_nullable = openai && place == Place::Optional;
-        let mut members: Members = Vec::new();
-        let put = |members: &mut Members, key: &'static str, write: &dyn Fn(&mut Json)| {
-            let mut value = Json::default();
-            write(&mut value);
-            members.push((key, value.bytes));
-        };
+        let mut members = self.spare.pop().unwrap_or_default();
         let text = |members: &mut Members, key: &'static str, text: Option<Text>| {
             if let Some(text) = text {
-                put(members, key, &|out| out.string(model.str(text)));
+                members.put(key, |out| out.string(model.str(text)));
             }
         };
 
@@ -492,19 +548,15 @@ impl Writer<'_> {
                     let result = self.node(&mut inlined, target, place);
                     self.inlining.pop();
                     result?;
-                    let mut members: Members = Vec::new();
+                    members.clear();
                     if let Some(text) = node.description {
-                        let mut value = Json::default();
-                        value.string(model.str(text));
-                        members.push(("description", value.bytes));
+                        members.put("description", |out| out.string(model.str(text)));
                     }
                     if let Some(default) = rare.default {
-                        let mut value = Json::default();
-                        scalar(&mut value, model, default);
-                        members.push(("default", value.bytes));
+                        members.put("default", |out| scalar(out, model, default));
                     }
-                    merge(&mut members, inlined.bytes);
-                    write_members(out, members);
+                    merge(&mut members, &inlined.bytes);
+                    self.finish(out, members);
                     return Ok(());
                 }
                 return Err(format!(
@@ -519,9 +571,7 @@ impl Writer<'_> {
                     model.str(reference)
                 ));
             }
-            put(&mut members, "$ref", &|out| {
-                out.string(model.str(reference))
-            });
+            members.put("$ref", |out| out.string(model.str(reference)));
         }
         if let Some((keyword, run)) = rare.definitions {
             if !gemini {
@@ -529,18 +579,19 @@ impl Writer<'_> {
                     DefsKeyword::Defs => "$defs",
                     DefsKeyword::Definitions => "definitions",
                 };
-                let mut defs = Json::default();
-                defs.raw(b"{");
-                for (i, definition) in model.definitions(run).iter().enumerate() {
-                    if i > 0 {
-                        defs.raw(b",");
+                members.try_put(key, |defs| {
+                    defs.raw(b"{");
+                    for (i, definition) in model.definitions(run).iter().enumerate() {
+                        if i > 0 {
+                            defs.raw(b",");
+                        }
+                        defs.string(model.str(definition.name));
+                        defs.raw(b":");
+                        self.node(defs, definition.schema, Place::Inside)?;
                     }
-                    defs.string(model.str(definition.name));
-                    defs.raw(b":");
-                    self.node(&mut defs, definition.schema, Place::Inside)?;
-                }
-                defs.raw(b"}");
-                members.push((key, defs.bytes));
+                    defs.raw(b"}");
+                    Ok(())
+                })?;
             }
         }
 
@@ -553,14 +604,12 @@ impl Writer<'_> {
         text(&mut members, "description", node.description);
         if let Some(default) = rare.default {
             if !openai && !anthropic {
-                put(&mut members, "default", &|out| scalar(out, model, default));
+                members.put("default", |out| scalar(out, model, default));
             }
         }
         if mcp || plain {
             if let Some(examples) = rare.examples {
-                put(&mut members, "examples", &|out| {
-                    out.raw(model.str(examples).as_bytes())
-                });
+                members.put("examples", |out| out.raw(model.str(examples).as_bytes()));
             }
             for (key, flag) in [
                 ("deprecated", rare.deprecated),
@@ -568,11 +617,11 @@ impl Writer<'_> {
                 ("writeOnly", rare.write_only),
             ] {
                 if let Some(flag) = flag {
-                    put(&mut members, key, &|out| out.boolean(flag));
+                    members.put(key, |out| out.boolean(flag));
                 }
             }
             if let Some(discriminator) = rare.discriminator {
-                put(&mut members, "discriminator", &|out| {
+                members.put("discriminator", |out| {
                     out.raw(model.str(discriminator).as_bytes())
                 });
             }
@@ -591,21 +640,21 @@ impl Writer<'_> {
         if mcp {
             match node.type_form {
                 TypeForm::Absent if !root => {}
-                TypeForm::List => put(&mut members, "type", &|out| type_list(out, &types)),
-                _ => put(&mut members, "type", &|out| out.string(types[0].as_str())),
+                TypeForm::List => members.put("type", |out| type_list(out, &types)),
+                _ => members.put("type", |out| out.string(types[0].as_str())),
             }
             if let Some(flag) = node.nullable {
-                put(&mut members, "nullable", &|out| out.boolean(flag));
+                members.put("nullable", |out| out.boolean(flag));
             }
         } else if gemini {
             let null = types.contains(&Type::Null) || nullable_given;
             types.retain(|ty| *ty != Type::Null);
             match types.len() {
                 0 => {}
-                1 => put(&mut members, "type", &|out| out.string(types[0].as_str())),
+                1 => members.put("type", |out| out.string(types[0].as_str())),
                 _ => {
                     // Several types: one branch each.
-                    put(&mut members, "anyOf", &|out| {
+                    members.put("anyOf", |out| {
                         out.raw(b"[");
                         for (i, ty) in types.iter().enumerate() {
                             if i > 0 {
@@ -620,7 +669,7 @@ impl Writer<'_> {
                 }
             }
             if null {
-                put(&mut members, "nullable", &|out| out.boolean(true));
+                members.put("nullable", |out| out.boolean(true));
             }
         } else {
             if nullable_given && !types.is_empty() && !types.contains(&Type::Null) {
@@ -642,8 +691,8 @@ impl Writer<'_> {
             }
             match types.len() {
                 0 => {}
-                1 => put(&mut members, "type", &|out| out.string(types[0].as_str())),
-                _ => put(&mut members, "type", &|out| type_list(out, &types)),
+                1 => members.put("type", |out| out.string(types[0].as_str())),
+                _ => members.put("type", |out| type_list(out, &types)),
             }
         }
 
@@ -659,7 +708,7 @@ impl Writer<'_> {
             }
             let add_null =
                 optional_nullable && !values.iter().any(|value| matches!(value, Scalar::Null));
-            put(&mut members, "enum", &|out| {
+            members.put("enum", |out| {
                 out.raw(b"[");
                 for (i, value) in values.iter().enumerate() {
                     if i > 0 {
@@ -677,7 +726,7 @@ impl Writer<'_> {
             if gemini || optional_nullable {
                 // A one-value enum: Gemini has no `const` (google-genai writes `enum`), and
                 // OpenAI strict's optional value needs `null` beside it.
-                put(&mut members, "enum", &|out| {
+                members.put("enum", |out| {
                     out.raw(b"[");
                     scalar(out, model, value);
                     if optional_nullable && value != Scalar::Null {
@@ -686,7 +735,7 @@ impl Writer<'_> {
                     out.raw(b"]");
                 });
             } else {
-                put(&mut members, "const", &|out| scalar(out, model, value));
+                members.put("const", |out| scalar(out, model, value));
             }
         }
 
@@ -722,15 +771,15 @@ impl Writer<'_> {
             // Gemini writes a `null` branch as `nullable`, as google-genai does.
             let before = any_of.len();
             any_of.retain(|&branch| !self.null_only(branch));
-            if any_of.len() < before && !members.iter().any(|(key, _)| *key == "nullable") {
-                put(&mut members, "nullable", &|out| out.boolean(true));
+            if any_of.len() < before && !members.has("nullable") {
+                members.put("nullable", |out| out.boolean(true));
             }
             if any_of.len() == 1 && !self.has_shape_keywords(node) {
                 // One branch left: the node is that branch.
                 let branch = any_of[0];
                 let mut inner = Json::default();
                 self.node(&mut inner, branch, place)?;
-                merge(&mut members, inner.bytes);
+                merge(&mut members, &inner.bytes);
                 any_of.clear();
             }
         }
@@ -740,34 +789,32 @@ impl Writer<'_> {
         if !any_of.is_empty() || null_branch {
             if node.reference.is_some() && null_branch && any_of.is_empty() {
                 // `{"$ref": ...}` made nullable: `anyOf` of the reference and `null`.
-                let reference = members
-                    .iter()
-                    .position(|(key, _)| *key == "$ref")
-                    .map(|i| members.remove(i));
-                if let Some((_, target)) = reference {
-                    let mut list = Json::default();
-                    list.raw(b"[{\"$ref\":");
-                    list.raw(&target);
-                    list.raw(b"},{\"type\":\"null\"}]");
-                    members.push((any_of_key, list.bytes));
+                if let Some(target) = members.take("$ref") {
+                    members.put(any_of_key, |list| {
+                        list.raw(b"[{\"$ref\":");
+                        list.raw(&target);
+                        list.raw(b"},{\"type\":\"null\"}]");
+                    });
                 }
             } else {
-                let mut list = Json::default();
-                list.raw(b"[");
-                for (i, &branch) in any_of.iter().enumerate() {
-                    if i > 0 {
-                        list.raw(b",");
+                let with_null = null_branch && !any_of.iter().any(|&branch| self.null_only(branch));
+                members.try_put(any_of_key, |list| {
+                    list.raw(b"[");
+                    for (i, &branch) in any_of.iter().enumerate() {
+                        if i > 0 {
+                            list.raw(b",");
+                        }
+                        self.node(list, branch, Place::Inside)?;
                     }
-                    self.node(&mut list, branch, Place::Inside)?;
-                }
-                if null_branch && !any_of.iter().any(|&branch| self.null_only(branch)) {
-                    if !any_of.is_empty() {
-                        list.raw(b",");
+                    if with_null {
+                        if !any_of.is_empty() {
+                            list.raw(b",");
+                        }
+                        list.raw(b"{\"type\":\"null\"}");
                     }
-                    list.raw(b"{\"type\":\"null\"}");
-                }
-                list.raw(b"]");
-                members.push((any_of_key, list.bytes));
+                    list.raw(b"]");
+                    Ok(())
+                })?;
             }
         }
         any_of_key = "allOf";
@@ -810,25 +857,26 @@ impl Writer<'_> {
         let with_properties = node.has_properties
             || (is_object && (root || strict) && node.additional.is_none_or(|_| closed_given));
         if with_properties {
-            let mut map = Json::default();
-            map.raw(b"{");
-            for (i, property) in properties.iter().enumerate() {
-                if i > 0 {
-                    map.raw(b",");
+            members.try_put("properties", |map| {
+                map.raw(b"{");
+                for (i, property) in properties.iter().enumerate() {
+                    if i > 0 {
+                        map.raw(b",");
+                    }
+                    map.string(model.str(property.name));
+                    map.raw(b":");
+                    let place = if property.required {
+                        Place::Required
+                    } else {
+                        Place::Optional
+                    };
+                    self.node(map, property.schema, place)?;
                 }
-                map.string(model.str(property.name));
-                map.raw(b":");
-                let place = if property.required {
-                    Place::Required
-                } else {
-                    Place::Optional
-                };
-                self.node(&mut map, property.schema, place)?;
-            }
-            map.raw(b"}");
-            members.push(("properties", map.bytes));
+                map.raw(b"}");
+                Ok(())
+            })?;
             if openai || node.has_required {
-                put(&mut members, "required", &|out| {
+                members.put("required", |out| {
                     out.raw(b"[");
                     let mut written = 0;
                     for property in properties {
@@ -845,21 +893,19 @@ impl Writer<'_> {
             }
         }
         if is_object && strict {
-            put(&mut members, "additionalProperties", &|out| {
-                out.boolean(false)
-            });
+            members.put("additionalProperties", |out| out.boolean(false));
         } else if let Some(extra) = node.additional {
             if !gemini {
-                let mut value = Json::default();
-                self.node(&mut value, extra, Place::Inside)?;
-                members.push(("additionalProperties", value.bytes));
+                members.try_put("additionalProperties", |value| {
+                    self.node(value, extra, Place::Inside)
+                })?;
             }
         }
         if let Some(names) = rare.property_names {
             if mcp || plain {
-                let mut value = Json::default();
-                self.node(&mut value, names, Place::Inside)?;
-                members.push(("propertyNames", value.bytes));
+                members.try_put("propertyNames", |value| {
+                    self.node(value, names, Place::Inside)
+                })?;
             }
         }
         if mcp || plain || gemini {
@@ -872,9 +918,7 @@ impl Writer<'_> {
         let tuple_dropped = gemini && rare.prefix_items.is_some();
         if let Some(items) = node.items {
             if !(tuple_dropped && model.node(items).boolean.is_some()) {
-                let mut value = Json::default();
-                self.node(&mut value, items, Place::Inside)?;
-                members.push(("items", value.bytes));
+                members.try_put("items", |value| self.node(value, items, Place::Inside))?;
             }
         }
         if let Some((form, run)) = rare.prefix_items.filter(|_| !tuple_dropped) {
@@ -898,9 +942,8 @@ impl Writer<'_> {
             self.list(&mut members, key, model.subschemas(run))?;
         }
         if let Some(extra) = rare.additional_items.filter(|_| !tuple_dropped) {
-            let mut value = Json::default();
-            self.node(&mut value, extra, Place::Inside)?;
-            members.push((if mcp { "additionalItems" } else { "items" }, value.bytes));
+            let key = if mcp { "additionalItems" } else { "items" };
+            members.try_put(key, |value| self.node(value, extra, Place::Inside))?;
         }
         if let Some(min) = rare.min_items {
             if !anthropic || min <= 1 {
@@ -912,7 +955,7 @@ impl Writer<'_> {
         }
         if mcp || plain {
             if let Some(flag) = node.unique_items {
-                put(&mut members, "uniqueItems", &|out| out.boolean(flag));
+                members.put("uniqueItems", |out| out.boolean(flag));
             }
         }
 
@@ -943,9 +986,7 @@ impl Writer<'_> {
             let number =
                 |members: &mut Members, key: &'static str, bound: Option<crate::schema::Number>| {
                     if let Some(bound) = bound {
-                        put(members, key, &|out| {
-                            out.raw(model.str(bound.text).as_bytes())
-                        });
+                        members.put(key, |out| out.raw(model.str(bound.text).as_bytes()));
                     }
                 };
             let mut minimum = rare.minimum;
@@ -958,14 +999,14 @@ impl Writer<'_> {
                         if minimum.is_none_or(|min| min.value <= bound.value) {
                             minimum = None;
                             let next = format!("{}", bound.value as i64 + 1);
-                            put(&mut members, "minimum", &|out| out.raw(next.as_bytes()));
+                            members.put("minimum", |out| out.raw(next.as_bytes()));
                         }
                     }
                     if let Some(bound) = rare.exclusive_maximum.filter(|b| b.value.fract() == 0.0) {
                         if maximum.is_none_or(|max| max.value >= bound.value) {
                             maximum = None;
                             let next = format!("{}", bound.value as i64 - 1);
-                            put(&mut members, "maximum", &|out| out.raw(next.as_bytes()));
+                            members.put("maximum", |out| out.raw(next.as_bytes()));
                         }
                     }
                 }
@@ -978,8 +1019,15 @@ impl Writer<'_> {
             number(&mut members, "maximum", maximum);
         }
 
-        write_members(out, members);
+        self.finish(out, members);
         Ok(())
+    }
+
+    /// Writes a node's `members` into `out`, and keeps them for another node.
+    fn finish(&mut self, out: &mut Json, mut members: Members) {
+        write_members(out, &mut members);
+        members.clear();
+        self.spare.push(members);
     }
 
     /// `key: [branch, ...]`, each branch a node.
@@ -989,17 +1037,17 @@ impl Writer<'_> {
         key: &'static str,
         branches: &[NodeId],
     ) -> Result<(), NotExpressible> {
-        let mut list = Json::default();
-        list.raw(b"[");
-        for (i, &branch) in branches.iter().enumerate() {
-            if i > 0 {
-                list.raw(b",");
+        members.try_put(key, |list| {
+            list.raw(b"[");
+            for (i, &branch) in branches.iter().enumerate() {
+                if i > 0 {
+                    list.raw(b",");
+                }
+                self.node(list, branch, Place::Inside)?;
             }
-            self.node(&mut list, branch, Place::Inside)?;
-        }
-        list.raw(b"]");
-        members.push((key, list.bytes));
-        Ok(())
+            list.raw(b"]");
+            Ok(())
+        })
     }
 
     /// Whether a node is `{"type":"null"}` and nothing else that matters.
@@ -1086,16 +1134,18 @@ impl Writer<'_> {
 }
 
 /// An object of `members`, its keys in byte order.
-fn write_members(out: &mut Json, mut members: Members) {
-    members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+fn write_members(out: &mut Json, members: &mut Members) {
+    members
+        .entries
+        .sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     out.raw(b"{");
-    for (i, (key, value)) in members.iter().enumerate() {
+    for (i, &(key, start, end)) in members.entries.iter().enumerate() {
         if i > 0 {
             out.raw(b",");
         }
         out.string(key);
         out.raw(b":");
-        out.raw(value);
+        out.raw(&members.values.bytes[start as usize..end as usize]);
     }
     out.raw(b"}");
 }
@@ -1103,9 +1153,7 @@ fn write_members(out: &mut Json, mut members: Members) {
 /// A count keyword, when given.
 fn count(members: &mut Members, key: &'static str, value: Option<u64>) {
     if let Some(value) = value {
-        let mut out = Json::default();
-        out.unsigned(value);
-        members.push((key, out.bytes));
+        members.put(key, |out| out.unsigned(value));
     }
 }
 
@@ -1122,8 +1170,8 @@ fn type_list(out: &mut Json, types: &[Type]) {
 }
 
 /// Adds the members of a rendered object to `members`, keeping any key already there.
-fn merge(members: &mut Members, object: Vec<u8>) {
-    let mut tokens = crate::tokenizer::Tokenizer::new(&object);
+fn merge(members: &mut Members, object: &[u8]) {
+    let mut tokens = crate::tokenizer::Tokenizer::new(object);
     let _ = tokens.next();
     while let Ok(Some(key)) = tokens.next() {
         if key.kind != crate::tokenizer::Kind::Key {
@@ -1138,8 +1186,8 @@ fn merge(members: &mut Members, object: Vec<u8>) {
         let name = &key.raw[1..key.raw.len() - 1];
         let known = KNOWN_KEYS.iter().find(|known| known.as_bytes() == name);
         if let Some(known) = known {
-            if !members.iter().any(|(existing, _)| existing == known) {
-                members.push((known, object[value.at..end].to_vec()));
+            if !members.has(known) {
+                members.push(known, &object[value.at..end]);
             }
         }
     }
@@ -1234,11 +1282,12 @@ pub(crate) fn render(model: Model<'_>, mut layout: Layout) -> Rendered {
     let mut spans = vec![(0, 0, true); Format::ALL.len() * 2 * tools];
     let mut schemas: Vec<Option<Result<Vec<u8>, NotExpressible>>> = vec![None; RULES * tools];
     let mut declared = Json::default();
+    let mut spare = Vec::new();
     for shape in Shape::all() {
         let rules = rules(shape);
         for (index, tool) in model.tools.iter().enumerate() {
             let schema = schemas[rules as usize * tools + index]
-                .get_or_insert_with(|| parameters(model, tool, rules));
+                .get_or_insert_with(|| parameters(model, tool, rules, &mut spare));
             declared.bytes.clear();
             let result = match schema {
                 Ok(schema) => declaration(&mut declared, model, tool, shape, schema),
