@@ -245,33 +245,40 @@ impl RuntimeCatalog {
 }
 
 impl QuickTables for RuntimeCatalog {
+    #[inline]
     fn model(&self) -> Model<'_> {
         self.view()
     }
 
+    #[inline]
     fn quick(&self, tool: usize) -> bool {
         self.flat[tool]
     }
 
+    #[inline]
     fn root_masks(&self, tool: usize) -> (u64, u64) {
         self.masks[tool]
     }
 
+    #[inline]
     fn root_key(&self, tool: usize, property: usize) -> &[u8] {
         let k = self.first_key[tool] as usize + property;
         &self.keys[self.key_at[k] as usize..self.key_at[k + 1] as usize]
     }
 
+    #[inline]
     fn valid_end(&self, tool: usize) -> &[u8] {
         &self.valid_ends[self.valid_end_at[tool] as usize..self.valid_end_at[tool + 1] as usize]
     }
 }
 
 impl Names for RuntimeCatalog {
+    #[inline]
     fn count(&self) -> usize {
         self.len()
     }
 
+    #[inline]
     fn name(&self, tool: usize) -> &str {
         self.view().name(tool)
     }
@@ -280,6 +287,7 @@ impl Names for RuntimeCatalog {
         Cow::Owned(self.name(tool).to_owned())
     }
 
+    #[inline]
     fn find_name(&self, name: &[u8]) -> Option<usize> {
         let model = self.view();
         catalog::find_indexed(
@@ -290,10 +298,12 @@ impl Names for RuntimeCatalog {
         )
     }
 
+    #[inline]
     fn optional(&self, tool: usize) -> usize {
         self.optional[tool]
     }
 
+    #[inline]
     fn optional_in_all(&self) -> usize {
         self.optional_in_all
     }

@@ -93,13 +93,19 @@ impl<'a> Declarations<'a> {
     /// Writes pieces, the last without its last `cut` bytes.
     #[inline]
     fn write(self, out: &mut impl Write, pieces: &[(u32, u32)], cut: u32) -> io::Result<()> {
-        if let Some((&(start, end), before)) = pieces.split_last() {
-            for &(start, end) in before {
-                out.write_all(&self.bytes[start as usize..end as usize])?;
+        let piece = |&(start, end): &(u32, u32)| &self.bytes[start as usize..end as usize];
+        match pieces {
+            // A compiled-in catalog's answer, and the first shape's of a run-time one.
+            [(start, end)] => out.write_all(&self.bytes[*start as usize..(end - cut) as usize]),
+            [before @ .., last] => {
+                for each in before {
+                    out.write_all(piece(each))?;
+                }
+                let last = piece(last);
+                out.write_all(&last[..last.len() - cut as usize])
             }
-            out.write_all(&self.bytes[start as usize..(end - cut) as usize])?;
+            [] => Ok(()),
         }
-        Ok(())
     }
 
     /// A whole `tool_schema` response: the declaration and its newline. `tool` is an index
