@@ -170,7 +170,10 @@ fn hash(bytes: &[u8]) -> u64 {
     }
     let mut tail = [0; 8];
     tail[..words.remainder().len()].copy_from_slice(words.remainder());
-    mix(hash, u64::from_le_bytes(tail))
+    // A product's low bits depend only on its factors' low bits, and the table picks its
+    // bucket by the low bits: fold the high half in.
+    let hash = mix(hash, u64::from_le_bytes(tail));
+    hash ^ (hash >> 32)
 }
 
 /// A hasher for keys that are hashes already: it passes the `u64` through.

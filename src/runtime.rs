@@ -56,15 +56,24 @@ pub struct RuntimeCatalog {
     /// For each tool, whether `check.rs` reads its calls: a flat tool within the run-time sizes
     /// (`verdict::RUN_TIME_NESTING` and the others); `validate.rs` reads the rest.
     flat: Vec<bool>,
-    /// What the quick path reads of each tool's top-level properties ([`QuickTables`]): their
-    /// masks, their keys as the valid answer writes them (all tools' in one run, `key_at`
-    /// where each starts, `first_key` each tool's first), and each tool's answer's ending.
-    masks: Vec<(u64, u64)>,
+    /// What the quick path reads of each tool ([`QuickTables`]), in one place per tool.
+    quick: Vec<QuickTool>,
+    /// Every tool's top-level keys as the valid answer writes them, one after another; `key_at`
+    /// says where each starts (and the last ends).
     keys: Vec<u8>,
     key_at: Vec<u32>,
-    first_key: Vec<u32>,
+    /// Every tool's valid answer's ending, one after another.
     valid_ends: Vec<u8>,
-    valid_end_at: Vec<u32>,
+}
+
+/// What the quick path reads of one tool of a run-time catalog.
+struct QuickTool {
+    /// Its top-level properties' plain and required masks.
+    masks: (u64, u64),
+    /// Where its first key is in `key_at`.
+    first_key: u32,
+    /// Where its valid answer's ending is in `valid_ends`.
+    valid_end: (u32, u32),
 }
 
 impl RuntimeCatalog {
@@ -99,45 +108,42 @@ impl RuntimeCatalog {
                     && within(tool, Measure::Properties, verdict::RUN_TIME_PROPERTIES)
             })
             .collect();
-        let (mut keys, mut key_at, mut first_key) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut valid_ends, mut valid_end_at) = (Vec::new(), Vec::new());
-        let mut masks = Vec::with_capacity(tools);
+        let (mut keys, mut key_at, mut valid_ends) = (Vec::new(), Vec::new(), Vec::new());
+        let mut quick = Vec::with_capacity(tools);
         for tool in 0..tools {
             let properties = view.properties(view.input(&view.tools[tool]));
-            let mut mask = (0, 0);
-            first_key.push(key_at.len() as u32);
+            let mut masks = (0, 0);
+            let first_key = key_at.len() as u32;
             for (i, property) in properties.iter().enumerate() {
                 let schema = view.node(property.schema);
                 if i < 64 {
-                    mask.0 |= u64::from(catalog::is_plain(view, schema)) << i;
-                    mask.1 |= u64::from(property.required) << i;
+                    masks.0 |= u64::from(catalog::is_plain(view, schema)) << i;
+                    masks.1 |= u64::from(property.required) << i;
                 }
                 key_at.push(keys.len() as u32);
                 for piece in catalog::root_key_pieces(view, property) {
                     keys.extend_from_slice(piece);
                 }
             }
-            masks.push(mask);
-            valid_end_at.push(valid_ends.len() as u32);
+            let start = valid_ends.len() as u32;
             for piece in catalog::valid_end_pieces(view.name(tool)) {
                 valid_ends.extend_from_slice(piece);
             }
+            quick.push(QuickTool {
+                masks,
+                first_key,
+                valid_end: (start, valid_ends.len() as u32),
+            });
         }
         key_at.push(keys.len() as u32);
-        valid_end_at.push(valid_ends.len() as u32);
-        for table in [&mut keys, &mut valid_ends] {
-            table.shrink_to_fit();
-        }
-        for table in [&mut key_at, &mut first_key, &mut valid_end_at] {
-            table.shrink_to_fit();
-        }
+        keys.shrink_to_fit();
+        valid_ends.shrink_to_fit();
+        key_at.shrink_to_fit();
         Ok(RuntimeCatalog {
-            masks,
+            quick,
             keys,
             key_at,
-            first_key,
             valid_ends,
-            valid_end_at,
             flat,
             model,
             rendered,
@@ -257,18 +263,19 @@ impl QuickTables for RuntimeCatalog {
 
     #[inline]
     fn root_masks(&self, tool: usize) -> (u64, u64) {
-        self.masks[tool]
+        self.quick[tool].masks
     }
 
     #[inline]
     fn root_key(&self, tool: usize, property: usize) -> &[u8] {
-        let k = self.first_key[tool] as usize + property;
+        let k = self.quick[tool].first_key as usize + property;
         &self.keys[self.key_at[k] as usize..self.key_at[k + 1] as usize]
     }
 
     #[inline]
     fn valid_end(&self, tool: usize) -> &[u8] {
-        &self.valid_ends[self.valid_end_at[tool] as usize..self.valid_end_at[tool + 1] as usize]
+        let (start, end) = self.quick[tool].valid_end;
+        &self.valid_ends[start as usize..end as usize]
     }
 }
 

@@ -1,11 +1,12 @@
-//! Emits declarations into any `io::Write` as static byte slices, rendered when the crate is
-//! built.
+//! Emits declarations into any `io::Write` as byte slices, rendered when the catalog was read.
 //!
 //! Everything a response can contain is known once the catalog is read: so `build.rs` renders
 //! every tool in every shape once (`wire.rs`, over the model the reader made), and the program
 //! carries the finished bytes and where each declaration sits. At run time a response is one
 //! slice (a tool) or one per tool and three more (a list), written straight into the caller's
-//! `io::Write`: nothing is built, escaped or sorted per request, and nothing is allocated.
+//! `io::Write`: nothing is built, escaped or sorted per request, and nothing is allocated. A
+//! catalog read at run time is rendered when it is read, and its answers are a few slices each,
+//! shared between its shapes (`layout.rs`).
 
 use crate::catalog::TOOLS;
 use crate::wire::{slot, Shape};
