@@ -184,7 +184,7 @@ pub(crate) fn index<'n>(names: impl ExactSizeIterator<Item = &'n str>) -> Vec<(u
 
 /// The tool named `name` among `count` tools read at run time, through their [`index`]:
 /// `name_of` gives each tool's name.
-#[inline]
+#[inline(always)]
 pub(crate) fn find_indexed<'n>(
     index: &[(u32, u32)],
     count: usize,

@@ -190,8 +190,11 @@ impl RuntimeCatalog {
         // A call goes to its quick path as `respond()` sends it: first when it looks like one.
         let call_first = input.get(7) == Some(&b'c');
         if call_first {
-            if let Some(answer) = self.quick_call(input, out) {
-                return answer;
+            // Matched here, as `respond()` does: an `Error` passed up whole is a copy per call.
+            match self.quick_call(input, out) {
+                Some(Ok(())) => return Ok(()),
+                Some(Err(err)) => return Err(respond::write_failed(err)),
+                None => {}
             }
         }
         let request = match request::parse_quick(input, self) {
@@ -199,13 +202,12 @@ impl RuntimeCatalog {
             None => {
                 if !call_first {
                     if let Some(answer) = self.quick_call(input, out) {
-                        return answer;
+                        return answer.map_err(respond::write_failed);
                     }
                 }
                 request::parse_general(input, self)?
             }
         };
-        let model = self.model.model();
         let declarations = Declarations {
             bytes: &self.rendered.bytes,
             pieces: &self.rendered.pieces,
@@ -223,6 +225,7 @@ impl RuntimeCatalog {
             keep,
             out,
             |call, shape, out| {
+                let model = self.view();
                 verdict::answer_any(input, call, shape, out, self, model, &patterns, &self.flat)
             },
         )
@@ -233,7 +236,8 @@ impl RuntimeCatalog {
     }
 
     /// `check_call`'s quick path, checked against the general one in debug builds.
-    fn quick_call(&self, input: &[u8], out: &mut impl Write) -> Option<Result<(), Error>> {
+    #[inline]
+    fn quick_call(&self, input: &[u8], out: &mut impl Write) -> Option<std::io::Result<()>> {
         let answer = quick_call::answer(input, out, self)?;
         #[cfg(debug_assertions)]
         {
@@ -246,7 +250,7 @@ impl RuntimeCatalog {
                 )
             });
         }
-        Some(answer.map_err(respond::write_failed))
+        Some(answer)
     }
 }
 
@@ -296,13 +300,14 @@ impl Names for RuntimeCatalog {
 
     #[inline]
     fn find_name(&self, name: &[u8]) -> Option<usize> {
-        let model = self.view();
-        catalog::find_indexed(
-            &self.index,
-            self.len(),
-            |tool| model.bytes(model.tools[tool].name),
-            name,
-        )
+        // The two tables a name needs, not the whole model.
+        let (text, tools) = (self.model.text.as_bytes(), &self.model.tools);
+        let name_of = |tool: usize| {
+            let Text { start, len } = tools[tool].name;
+            text.get(start as usize..(start + len) as usize)
+                .unwrap_or(b"")
+        };
+        catalog::find_indexed(&self.index, tools.len(), name_of, name)
     }
 
     #[inline]
