@@ -10,7 +10,9 @@
 //! release-settings table of `docs/performance.md` does). `TOOL_SCHEMA_VERSUS` adds programs
 //! that must answer the same request with the same bytes, as `label=path` pairs separated by
 //! commas: an earlier build of `tool-schema`, or the static serde_json program in
-//! `fuzz/versus_serde_json` (`docs/performance.md` has the commands).
+//! `fuzz/versus_serde_json` (`docs/performance.md` has the commands). A path may be followed by
+//! arguments, separated by spaces: `catalog=target/release/tool-schema --catalog
+//! /abs/src/catalog.json` times this binary reading the compiled-in catalog's file at run time.
 //!
 //! Every program but `/bin/true` is first copied into one temporary directory and run from
 //! there: the same binary ran 7% slower, with 4 more page faults, from `target/` than from
@@ -29,6 +31,7 @@ const WARM_UP: usize = 100;
 struct Program {
     label: String,
     path: String,
+    args: Vec<String>,
     /// What it must print.
     want: Vec<u8>,
     times: Vec<Duration>,
@@ -48,18 +51,23 @@ fn main() {
 
     let dir = std::env::temp_dir().join(format!("tool-schema-spawn-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let program = |label: &str, path: &str, want: &[u8]| Program {
-        label: label.into(),
-        path: if path == "/bin/true" {
-            path.into()
-        } else {
-            let copy = dir.join(label.replace('/', "_"));
-            std::fs::copy(path, &copy).unwrap_or_else(|err| panic!("{path}: {err}"));
-            copy.to_string_lossy().into_owned()
-        },
-        want: want.into(),
-        times: Vec::with_capacity(ROUNDS),
-        faults: Vec::with_capacity(ROUNDS),
+    let program = |label: &str, command: &str, want: &[u8]| {
+        let mut words = command.split(' ').filter(|word| !word.is_empty());
+        let path = words.next().unwrap_or_default();
+        Program {
+            label: label.into(),
+            args: words.map(String::from).collect(),
+            path: if path == "/bin/true" {
+                path.into()
+            } else {
+                let copy = dir.join(label.replace('/', "_"));
+                std::fs::copy(path, &copy).unwrap_or_else(|err| panic!("{path}: {err}"));
+                copy.to_string_lossy().into_owned()
+            },
+            want: want.into(),
+            times: Vec::with_capacity(ROUNDS),
+            faults: Vec::with_capacity(ROUNDS),
+        }
     };
     let mut programs = vec![program("tool-schema", &bin, &expected)];
     let versus = std::env::var("TOOL_SCHEMA_VERSUS").unwrap_or_default();
@@ -75,6 +83,7 @@ fn main() {
         let faults = children_minor_faults();
         let started = Instant::now();
         let out = Command::new(&program.path)
+            .args(&program.args)
             .stdin(std::fs::File::open(&path).unwrap())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

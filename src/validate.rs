@@ -230,6 +230,7 @@ pub(crate) fn reason(
     reason: Reason,
 ) -> fmt::Result {
     let node = model.node(id);
+    let rare = model.rare(node);
     match reason {
         Reason::Nothing => out.write_str("no value is allowed here"),
         Reason::Type => {
@@ -262,7 +263,7 @@ pub(crate) fn reason(
         }
         Reason::Const => {
             out.write_str("must be ")?;
-            match model.rare(node).constant {
+            match rare.constant {
                 Some(value) => value_text(out, model, &value),
                 None => Ok(()),
             }
@@ -270,10 +271,10 @@ pub(crate) fn reason(
         Reason::Range => {
             out.write_str("must be")?;
             let bounds = [
-                (" at least ", model.rare(node).minimum),
-                (" more than ", model.rare(node).exclusive_minimum),
-                (" at most ", model.rare(node).maximum),
-                (" less than ", model.rare(node).exclusive_maximum),
+                (" at least ", rare.minimum),
+                (" more than ", rare.exclusive_minimum),
+                (" at most ", rare.maximum),
+                (" less than ", rare.exclusive_maximum),
             ];
             let mut first = true;
             for (words, bound) in bounds {
@@ -288,20 +289,20 @@ pub(crate) fn reason(
             }
             Ok(())
         }
-        Reason::MultipleOf => match model.rare(node).multiple_of {
+        Reason::MultipleOf => match rare.multiple_of {
             Some(divisor) => write!(out, "must be a multiple of {}", model.str(divisor.text)),
             None => Ok(()),
         },
         Reason::Length(found) => {
-            if model.rare(node).min_length.is_some_and(|min| found < min) {
-                let min = model.rare(node).min_length.unwrap_or(0);
+            if rare.min_length.is_some_and(|min| found < min) {
+                let min = rare.min_length.unwrap_or(0);
                 write!(
                     out,
                     "must be at least {min} character{} long, found {found}",
                     plural(min)
                 )
             } else {
-                let max = model.rare(node).max_length.unwrap_or(0);
+                let max = rare.max_length.unwrap_or(0);
                 write!(
                     out,
                     "must be at most {max} character{} long, found {found}",
@@ -335,17 +336,11 @@ pub(crate) fn reason(
         Reason::Members(found) => counted(
             out,
             "member",
-            model.rare(node).min_properties,
-            model.rare(node).max_properties,
+            rare.min_properties,
+            rare.max_properties,
             found,
         ),
-        Reason::Items(found) => counted(
-            out,
-            "item",
-            model.rare(node).min_items,
-            model.rare(node).max_items,
-            found,
-        ),
+        Reason::Items(found) => counted(out, "item", rare.min_items, rare.max_items, found),
         Reason::Unique => out.write_str("must not hold the same item twice"),
         Reason::NoBranch => out.write_str("fits none of the schema's alternatives"),
         Reason::Discriminator => {
@@ -641,20 +636,12 @@ impl<'a> Walk<'_, 'a, '_> {
         literal: &[u8],
         depth: usize,
     ) -> bool {
-        if self.model.rare(node).min_length.is_some() || self.model.rare(node).max_length.is_some()
-        {
+        let rare = self.model.rare(node);
+        if rare.min_length.is_some() || rare.max_length.is_some() {
             let mut length = 0u64;
             decode(literal, |_| length += 1);
-            if self
-                .model
-                .rare(node)
-                .min_length
-                .is_some_and(|min| length < min)
-                || self
-                    .model
-                    .rare(node)
-                    .max_length
-                    .is_some_and(|max| length > max)
+            if rare.min_length.is_some_and(|min| length < min)
+                || rare.max_length.is_some_and(|max| length > max)
             {
                 return self.fail(depth, id, at, Reason::Length(length));
             }
@@ -691,18 +678,15 @@ impl<'a> Walk<'_, 'a, '_> {
         let bound = |number: Option<crate::schema::Number>, ok: fn(Ordering) -> bool| {
             number.is_none_or(|bound| ok(compare(literal, self.model.str(bound.text).as_bytes())))
         };
-        let within = bound(self.model.rare(node).minimum, |o| o != Ordering::Less)
-            && bound(self.model.rare(node).exclusive_minimum, |o| {
-                o == Ordering::Greater
-            })
-            && bound(self.model.rare(node).maximum, |o| o != Ordering::Greater)
-            && bound(self.model.rare(node).exclusive_maximum, |o| {
-                o == Ordering::Less
-            });
+        let rare = self.model.rare(node);
+        let within = bound(rare.minimum, |o| o != Ordering::Less)
+            && bound(rare.exclusive_minimum, |o| o == Ordering::Greater)
+            && bound(rare.maximum, |o| o != Ordering::Greater)
+            && bound(rare.exclusive_maximum, |o| o == Ordering::Less);
         if !within {
             return self.fail(depth, id, at, Reason::Range);
         }
-        if let Some(divisor) = self.model.rare(node).multiple_of {
+        if let Some(divisor) = rare.multiple_of {
             let divides = Divisor::parse(self.model.str(divisor.text).as_bytes())
                 .is_ok_and(|divisor| divisor.divides(literal));
             if !divides {
@@ -721,6 +705,7 @@ impl<'a> Walk<'_, 'a, '_> {
         depth: usize,
     ) -> bool {
         let properties = self.model.properties(node);
+        let rare = self.model.rare(node);
         // The project's policy: an object that declares its properties takes no others unless
         // it says so.
         let closed = node.additional.is_none() && (node.has_properties || Some(id) == self.root);
@@ -760,7 +745,7 @@ impl<'a> Walk<'_, 'a, '_> {
                     ok = false;
                 }
             }
-            if let Some(names) = self.model.rare(node).property_names {
+            if let Some(names) = rare.property_names {
                 if !self.fits(names, at + key.at, depth + 1) {
                     ok = false;
                 }
@@ -774,16 +759,8 @@ impl<'a> Walk<'_, 'a, '_> {
                 ok = self.fail(depth, id, at, Reason::Missing(property.name));
             }
         }
-        if self
-            .model
-            .rare(node)
-            .min_properties
-            .is_some_and(|min| members < min)
-            || self
-                .model
-                .rare(node)
-                .max_properties
-                .is_some_and(|max| members > max)
+        if rare.min_properties.is_some_and(|min| members < min)
+            || rare.max_properties.is_some_and(|max| members > max)
         {
             ok = self.fail(depth, id, at, Reason::Members(members));
         }
@@ -841,9 +818,9 @@ impl<'a> Walk<'_, 'a, '_> {
         mut tokens: Tokenizer<'a>,
         depth: usize,
     ) -> bool {
-        let prefix = (self.model.rare(node).prefix_items)
-            .map_or(&[][..], |(_, run)| self.model.subschemas(run));
-        let rest = node.items.or(self.model.rare(node).additional_items);
+        let rare = self.model.rare(node);
+        let prefix = (rare.prefix_items).map_or(&[][..], |(_, run)| self.model.subschemas(run));
+        let rest = node.items.or(rare.additional_items);
         let mut count = 0usize;
         let mut ok = true;
         loop {
@@ -873,16 +850,8 @@ impl<'a> Walk<'_, 'a, '_> {
             }
         }
         let count = count as u64;
-        if self
-            .model
-            .rare(node)
-            .min_items
-            .is_some_and(|min| count < min)
-            || self
-                .model
-                .rare(node)
-                .max_items
-                .is_some_and(|max| count > max)
+        if rare.min_items.is_some_and(|min| count < min)
+            || rare.max_items.is_some_and(|max| count > max)
         {
             ok = self.fail(depth, id, at, Reason::Items(count));
         }
@@ -1194,14 +1163,12 @@ pub(crate) fn resolve(
 /// The node of element `index` of an array of node `id`.
 pub(crate) fn item_node(model: Model<'_>, id: NodeId, index: usize) -> Option<NodeId> {
     let node = model.node(id);
-    let prefix = model
-        .rare(node)
-        .prefix_items
-        .map(|(_, run)| model.subschemas(run));
+    let rare = model.rare(node);
+    let prefix = rare.prefix_items.map(|(_, run)| model.subschemas(run));
     prefix
         .and_then(|prefix| prefix.get(index).copied())
         .or(node.items)
-        .or(model.rare(node).additional_items)
+        .or(rare.additional_items)
 }
 
 /// The node of the member named by `key` (a literal) of an object of node `id`, and whether it
