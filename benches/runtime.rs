@@ -9,6 +9,9 @@
 //! - per request, interleaved in one loop, the compiled-in catalog against the same file read
 //!   at run time: `tool_schema` of read_file, a flat `check_call`, and the same call with
 //!   escapes. Each answer is checked on every call, and the two sides' bytes compared.
+//!
+//! `TOOL_SCHEMA_LOAD_CLONES=N` only loads N tools cloned from pydantic's catalog five times,
+//! for counting instructions under callgrind (`docs/performance.md` has the command).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -42,6 +45,18 @@ const ITERS: usize = 20_000;
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Only load COUNT tools cloned from pydantic's catalog, five times: a run to count
+    // instructions in (valgrind --tool=callgrind), where time is too noisy to say whether
+    // loading is linear in size.
+    if let Ok(count) = std::env::var("TOOL_SCHEMA_LOAD_CLONES") {
+        let pydantic = std::fs::read(root.join("tests/catalogs/pydantic/catalog.json")).unwrap();
+        let bytes = clones(&pydantic, count.parse().expect("a number of tools"));
+        for _ in 0..5 {
+            black_box(RuntimeCatalog::from_bytes(&bytes).unwrap());
+        }
+        println!("{} bytes loaded five times", bytes.len());
+        return;
+    }
     println!("loading a catalog: median of {LOADS} loads");
     println!(
         "{:<44} {:>9} {:>6} {:>11} {:>10}",
