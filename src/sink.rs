@@ -5,6 +5,7 @@
 //! with the 256-entry escape table below. Which keys come in which order is the caller's (see
 //! `wire.rs`).
 
+use crate::tokenizer::plain_run_end;
 use std::fmt;
 use std::io::{self, Write};
 
@@ -36,15 +37,22 @@ impl Json {
         let bytes = value.as_bytes();
         self.bytes.reserve(bytes.len() + 2);
         self.bytes.push(b'"');
-        // Most bytes stand for themselves: runs of them are copied whole.
-        let mut plain = 0;
-        for (i, &byte) in bytes.iter().enumerate() {
+        // Most bytes stand for themselves: runs of them are found eight bytes at a time (the
+        // tokenizer's scan, which also stops at non-ASCII bytes, written as they are) and
+        // copied whole.
+        let (mut plain, mut at) = (0, 0);
+        loop {
+            at = plain_run_end(bytes, at);
+            let Some(&byte) = bytes.get(at) else {
+                break;
+            };
             if ESCAPE[byte as usize] != __ {
                 let (escape, len) = escape(byte);
-                self.bytes.extend_from_slice(&bytes[plain..i]);
+                self.bytes.extend_from_slice(&bytes[plain..at]);
                 self.raw(&escape[..len]);
-                plain = i + 1;
+                plain = at + 1;
             }
+            at += 1;
         }
         self.bytes.extend_from_slice(&bytes[plain..]);
         self.bytes.push(b'"');
