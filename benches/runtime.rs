@@ -13,31 +13,15 @@
 //! `TOOL_SCHEMA_LOAD_CLONES=N` only loads N tools cloned from pydantic's catalog five times,
 //! for counting instructions under callgrind (`docs/performance.md` has the command).
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::path::Path;
-use std::sync::atomic::{AtomicIsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 use tool_schema::{respond, RuntimeCatalog};
 
-/// Bytes live on the heap, to see what a loaded catalog keeps.
-struct Counting;
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-
-// SAFETY: every call is passed to the system allocator unchanged; only a counter is added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
+#[path = "common/counting.rs"]
+mod counting;
+use counting::LIVE;
 
 const LOADS: usize = 41;
 const SAMPLES: usize = 31;

@@ -5,29 +5,11 @@
 //! catalog and three others. `benches/runtime.rs` times loads alone; this one is small enough
 //! to copy into an older commit, which is how `docs/performance.md` followed the load down.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicIsize, Ordering};
+use std::sync::atomic::Ordering;
 
-/// Bytes live on the heap, and allocations made.
-struct Counting;
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-static CALLS: AtomicIsize = AtomicIsize::new(0);
-
-// SAFETY: every call is passed to the system allocator unchanged; only counters are added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
-        CALLS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
+#[path = "../benches/common/counting.rs"]
+mod counting;
+use counting::{CALLS, LIVE};
 
 fn main() {
     let mut files: Vec<String> = std::env::args().skip(1).collect();

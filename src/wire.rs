@@ -747,7 +747,7 @@ impl Writer<'_> {
         }
         if let Some(run) = node.one_of {
             if mcp || plain {
-                self.list(&mut members, "oneOf", model.subschemas(run))?;
+                self.list(&mut members, "oneOf", model.subschemas(run), false)?;
             } else {
                 if !any_of.is_empty() {
                     return Err(
@@ -798,23 +798,7 @@ impl Writer<'_> {
                 }
             } else {
                 let with_null = null_branch && !any_of.iter().any(|&branch| self.null_only(branch));
-                members.try_put(any_of_key, |list| {
-                    list.raw(b"[");
-                    for (i, &branch) in any_of.iter().enumerate() {
-                        if i > 0 {
-                            list.raw(b",");
-                        }
-                        self.node(list, branch, Place::Inside)?;
-                    }
-                    if with_null {
-                        if !any_of.is_empty() {
-                            list.raw(b",");
-                        }
-                        list.raw(b"{\"type\":\"null\"}");
-                    }
-                    list.raw(b"]");
-                    Ok(())
-                })?;
+                self.list(&mut members, any_of_key, &any_of, with_null)?;
             }
         }
         any_of_key = "allOf";
@@ -830,7 +814,7 @@ impl Writer<'_> {
                     }
                 ));
             }
-            self.list(&mut members, any_of_key, branches)?;
+            self.list(&mut members, any_of_key, branches, false)?;
         }
 
         // Objects.
@@ -939,7 +923,7 @@ impl Writer<'_> {
                 TupleForm::ItemsList if mcp => "items",
                 _ => "prefixItems",
             };
-            self.list(&mut members, key, model.subschemas(run))?;
+            self.list(&mut members, key, model.subschemas(run), false)?;
         }
         if let Some(extra) = rare.additional_items.filter(|_| !tuple_dropped) {
             let key = if mcp { "additionalItems" } else { "items" };
@@ -1030,12 +1014,13 @@ impl Writer<'_> {
         self.spare.push(members);
     }
 
-    /// `key: [branch, ...]`, each branch a node.
+    /// `key: [branch, ...]`, each branch a node, and a last `{"type":"null"}` when `null`.
     fn list(
         &mut self,
         members: &mut Members,
         key: &'static str,
         branches: &[NodeId],
+        null: bool,
     ) -> Result<(), NotExpressible> {
         members.try_put(key, |list| {
             list.raw(b"[");
@@ -1044,6 +1029,12 @@ impl Writer<'_> {
                     list.raw(b",");
                 }
                 self.node(list, branch, Place::Inside)?;
+            }
+            if null {
+                if !branches.is_empty() {
+                    list.raw(b",");
+                }
+                list.raw(b"{\"type\":\"null\"}");
             }
             list.raw(b"]");
             Ok(())
