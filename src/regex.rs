@@ -30,6 +30,9 @@ pub struct Regex {
     ranges: Vec<(char, char)>,
 }
 
+/// Where the ranges of each class compiled so far sit in [`Regex::ranges`], by the class's ranges.
+type Classes<'t> = std::collections::HashMap<&'t [(char, char)], (u32, u32)>;
+
 /// Why a pattern was refused: where (a code point's index in the pattern) and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegexError {
@@ -123,11 +126,16 @@ impl Regex {
             program: Vec::new(),
             ranges: Vec::new(),
         };
-        let compiled = regex.compile(&tree).and_then(|()| regex.push(Inst::Match));
+        let compiled = regex
+            .compile(&tree, &mut Classes::new())
+            .and_then(|()| regex.push(Inst::Match));
         compiled.map_err(|()| RegexError {
             at: 0,
             what: format!("the pattern compiles to more than {MAX_PROGRAM} instructions"),
         })?;
+        // A catalog read at run time keeps every pattern it holds until it is replaced.
+        regex.program.shrink_to_fit();
+        regex.ranges.shrink_to_fit();
         Ok(regex)
     }
 
@@ -227,13 +235,17 @@ impl Regex {
         Ok(self.program.len() as u32 - 1)
     }
 
-    fn compile(&mut self, node: &Node) -> Result<(), ()> {
+    /// Compiles `node`. `classes` says where each class's ranges already sit: a class that a
+    /// pattern repeats (`[a-z0-9_-]{1,80}` is 80 copies of one) keeps its ranges once.
+    fn compile<'t>(&mut self, node: &'t Node, classes: &mut Classes<'t>) -> Result<(), ()> {
         match node {
             Node::Empty => {}
             Node::Class { ranges, negated } => {
-                let start = self.ranges.len() as u32;
-                self.ranges.extend_from_slice(ranges);
-                let end = self.ranges.len() as u32;
+                let (start, end) = *classes.entry(ranges).or_insert_with(|| {
+                    let start = self.ranges.len() as u32;
+                    self.ranges.extend_from_slice(ranges);
+                    (start, self.ranges.len() as u32)
+                });
                 self.push(Inst::Class {
                     start,
                     end,
@@ -251,7 +263,7 @@ impl Regex {
             }
             Node::Concat(nodes) => {
                 for node in nodes {
-                    self.compile(node)?;
+                    self.compile(node, classes)?;
                 }
             }
             Node::Alternate(branches) => {
@@ -260,12 +272,12 @@ impl Regex {
                 for (i, branch) in branches.iter().enumerate() {
                     if i + 1 < branches.len() {
                         let split = self.push(Inst::Split(0, 0))?;
-                        self.compile(branch)?;
+                        self.compile(branch, classes)?;
                         jumps.push(self.push(Inst::Jump(0))?);
                         let next = self.program.len() as u32;
                         self.program[split as usize] = Inst::Split(split + 1, next);
                     } else {
-                        self.compile(branch)?;
+                        self.compile(branch, classes)?;
                     }
                 }
                 let end = self.program.len() as u32;
@@ -275,13 +287,13 @@ impl Regex {
             }
             Node::Repeat { node, min, max } => {
                 for _ in 0..*min {
-                    self.compile(node)?;
+                    self.compile(node, classes)?;
                 }
                 match max {
                     None => {
                         // loop: split body, end; body; jump loop
                         let split = self.push(Inst::Split(0, 0))?;
-                        self.compile(node)?;
+                        self.compile(node, classes)?;
                         self.push(Inst::Jump(split))?;
                         let end = self.program.len() as u32;
                         self.program[split as usize] = Inst::Split(split + 1, end);
@@ -291,7 +303,7 @@ impl Regex {
                         let mut splits = Vec::new();
                         for _ in *min..*max {
                             splits.push(self.push(Inst::Split(0, 0))?);
-                            self.compile(node)?;
+                            self.compile(node, classes)?;
                         }
                         let end = self.program.len() as u32;
                         for split in splits {

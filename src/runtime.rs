@@ -14,7 +14,6 @@ use crate::catalog_file::{self, CatalogError, MAX_CATALOG};
 use crate::error::Error;
 use crate::layout::Layout;
 use crate::quick_call;
-use crate::regex::Regex;
 use crate::request;
 use crate::respond;
 use crate::schema::{Model, OwnedModel, Text};
@@ -50,7 +49,7 @@ pub struct RuntimeCatalog {
     optional: Vec<usize>,
     optional_in_all: usize,
     /// Every `pattern`, compiled once.
-    patterns: Vec<(u32, Regex)>,
+    patterns: verdict::Patterns,
     /// The longest answer to a `tool_list`, over every shape.
     longest: usize,
     /// For each tool, whether `check.rs` reads its calls: a flat tool within the run-time sizes

@@ -342,28 +342,53 @@ fn judge_any<const PATH: usize>(
 /// Whether `text` matches the compiled-in catalog's `pattern`: every pattern of the catalog is
 /// compiled once, on the first call that needs one, and kept for the process.
 fn pattern_matches(pattern: crate::schema::Text, text: &str) -> bool {
-    static COMPILED: std::sync::OnceLock<Vec<(u32, Regex)>> = std::sync::OnceLock::new();
+    static COMPILED: std::sync::OnceLock<Patterns> = std::sync::OnceLock::new();
     matches(COMPILED.get_or_init(|| patterns(MODEL)), pattern, text)
 }
 
-/// Every `pattern` of `model`, compiled, by where its text starts: what [`matches`] reads.
-pub(crate) fn patterns(model: Model<'_>) -> Vec<(u32, Regex)> {
-    let mut all: Vec<(u32, Regex)> = model
-        .nodes
-        .iter()
-        .filter_map(|node| node.pattern)
-        .filter_map(|pattern| Some((pattern.start, Regex::new(model.str(pattern)).ok()?)))
-        .collect();
-    all.sort_by_key(|(start, _)| *start);
-    all.dedup_by_key(|(start, _)| *start);
-    all
+/// Every `pattern` of a model, compiled: what [`matches`] reads.
+pub(crate) struct Patterns {
+    /// Where each pattern's text starts, sorted, and which of `compiled` it is.
+    at: Vec<(u32, u32)>,
+    /// Each distinct pattern, compiled once: generators repeat theirs (zod writes the same
+    /// `uuid` and `datetime` patterns wherever the format appears).
+    compiled: Vec<Regex>,
+}
+
+/// Compiles every `pattern` of `model`, once per distinct text.
+pub(crate) fn patterns(model: Model<'_>) -> Patterns {
+    let mut at: Vec<(u32, u32)> = Vec::new();
+    let mut compiled = Vec::new();
+    let mut by_text = std::collections::HashMap::new();
+    for pattern in model.nodes.iter().filter_map(|node| node.pattern) {
+        let text = model.str(pattern);
+        let index = match by_text.get(text) {
+            Some(&index) => index,
+            None => {
+                let Ok(regex) = Regex::new(text) else {
+                    continue;
+                };
+                compiled.push(regex);
+                let index = compiled.len() as u32 - 1;
+                by_text.insert(text, index);
+                index
+            }
+        };
+        at.push((pattern.start, index));
+    }
+    at.sort_unstable();
+    at.dedup();
+    at.shrink_to_fit();
+    compiled.shrink_to_fit();
+    Patterns { at, compiled }
 }
 
 /// Whether `text` matches `pattern`, one of `compiled` ([`patterns`]).
-pub(crate) fn matches(compiled: &[(u32, Regex)], pattern: crate::schema::Text, text: &str) -> bool {
+pub(crate) fn matches(compiled: &Patterns, pattern: crate::schema::Text, text: &str) -> bool {
     compiled
-        .binary_search_by_key(&pattern.start, |(start, _)| *start)
-        .is_ok_and(|i| compiled[i].1.is_match(text))
+        .at
+        .binary_search_by_key(&pattern.start, |&(start, _)| start)
+        .is_ok_and(|i| compiled.compiled[compiled.at[i].1 as usize].is_match(text))
 }
 
 /// Reads past the first value and checks that nothing follows it.
