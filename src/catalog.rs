@@ -7,8 +7,8 @@
 use std::borrow::Cow;
 
 pub use crate::schema::{
-    Definition, DefsKeyword, Hints, Model, NodeId, Number, Property, Rare, Run, Scalar, Schema,
-    Text, Tool, TupleForm, Type, TypeForm, Types, MAX_DESCRIPTION,
+    Annotations, Definition, DefsKeyword, Hints, Model, NodeId, Number, Property, Rare, Run,
+    Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm, Types, MAX_DESCRIPTION,
 };
 
 // `TEXT` and the `_TABLE`s of the model, from build.rs.
@@ -22,6 +22,7 @@ static VALUES: [Scalar; VALUE_TABLE.len()] = VALUE_TABLE;
 static SUBSCHEMAS: [NodeId; SUBSCHEMA_TABLE.len()] = SUBSCHEMA_TABLE;
 static DEFINITIONS: [Definition; DEFINITION_TABLE.len()] = DEFINITION_TABLE;
 static RARE: [Rare; RARE_TABLE.len()] = RARE_TABLE;
+static ANNOTATIONS: [Annotations; ANNOTATION_TABLE.len()] = ANNOTATION_TABLE;
 
 /// The compiled-in catalog's model: what the renderer rendered and what check_call walks.
 pub static MODEL: Model<'static> = Model {
@@ -33,6 +34,7 @@ pub static MODEL: Model<'static> = Model {
     subschemas: &SUBSCHEMAS,
     definitions: &DEFINITIONS,
     rare: &RARE,
+    annotations: &ANNOTATIONS,
 };
 
 /// The same model for the compiler's own evaluation of the tables below (a `const` cannot read
@@ -46,6 +48,7 @@ const TABLES: Model<'static> = Model {
     subschemas: &SUBSCHEMA_TABLE,
     definitions: &DEFINITION_TABLE,
     rare: &RARE_TABLE,
+    annotations: &ANNOTATION_TABLE,
 };
 
 /// Whether every tool's schema is in the flat subset that `check.rs` reads (see

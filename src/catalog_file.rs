@@ -13,8 +13,9 @@
 //! the walk recurses once per schema level, and the tokenizer's depth limit bounds that.
 
 use crate::schema::{
-    is_property_name, is_tool_name, Definition, DefsKeyword, Hints, Model, NodeId, Number,
-    OwnedModel, Property, Rare, Run, Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm, Types,
+    is_property_name, is_tool_name, Annotations, Definition, DefsKeyword, Hints, Model, NodeId,
+    Number, OwnedModel, Property, Rare, Run, Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm,
+    Types,
 };
 use crate::sink::escape;
 use crate::tokenizer::{pieces, Kind, Piece, Tokenizer};
@@ -916,6 +917,7 @@ impl SchemaReader<'_> {
 
         let mut schema = Schema::of(Type::Object);
         let mut rare = Rare::NONE;
+        let mut annotations = Annotations::NONE;
         schema.types = types;
         schema.type_form = type_form;
         schema.ty = Type::ALL
@@ -929,15 +931,15 @@ impl SchemaReader<'_> {
             };
             Ok(optional_string(Some(value), &at(key))?.map(|text| reader.model.text(&text)))
         };
-        rare.title = text(self, "title")?;
+        annotations.title = text(self, "title")?;
         schema.description = text(self, "description")?;
-        rare.comment = text(self, "$comment")?;
-        rare.dialect = text(self, "$schema")?;
+        annotations.comment = text(self, "$comment")?;
+        annotations.dialect = text(self, "$schema")?;
         schema.format = text(self, "format")?;
         for (key, slot) in [
-            ("deprecated", &mut rare.deprecated),
-            ("readOnly", &mut rare.read_only),
-            ("writeOnly", &mut rare.write_only),
+            ("deprecated", &mut annotations.deprecated),
+            ("readOnly", &mut annotations.read_only),
+            ("writeOnly", &mut annotations.write_only),
             ("nullable", &mut schema.nullable),
             ("uniqueItems", &mut schema.unique_items),
         ] {
@@ -964,7 +966,7 @@ impl SchemaReader<'_> {
                     ),
                 ));
             };
-            rare.examples = Some(self.model.text(&canonical(examples)));
+            annotations.examples = Some(self.model.text(&canonical(examples)));
         }
         if let Some(pattern) = field("pattern") {
             let pattern = schema.pattern_text(Some(pattern), &at("pattern"))?;
@@ -1027,7 +1029,7 @@ impl SchemaReader<'_> {
             rare.constant = Some(self.value_of(value, id, types, type_form, &at("const"))?);
         }
         if let Some(value) = field("default") {
-            rare.default = Some(self.scalar(value));
+            annotations.default = Some(self.scalar(value));
             self.values.push((id, canonical(value), at("default")));
         }
         if let Some(Node {
@@ -1186,6 +1188,10 @@ impl SchemaReader<'_> {
             ));
         }
         no_empty_range(&rare, pointer)?;
+        if annotations != Annotations::NONE {
+            self.model.annotations.push(annotations);
+            schema.annotations = (self.model.annotations.len() - 1) as u32;
+        }
         if rare != Rare::NONE {
             self.model.rare.push(rare);
             schema.rare = (self.model.rare.len() - 1) as u32;
@@ -1814,6 +1820,15 @@ pub fn rust_tables(model: &OwnedModel, source: &str) -> String {
         let _ = writeln!(out, "{},", rare_expression(rare));
     }
     let _ = writeln!(out, "];");
+    let _ = writeln!(
+        out,
+        "const ANNOTATION_TABLE: [Annotations; {}] = [",
+        model.annotations.len()
+    );
+    for annotations in &model.annotations {
+        let _ = writeln!(out, "{},", annotations_expression(annotations));
+    }
+    let _ = writeln!(out, "];");
     out
 }
 
@@ -1863,7 +1878,30 @@ fn node_expression(node: &Schema) -> String {
     field("pattern", option(node.pattern, span));
     field("format", option(node.format, span));
     field("rare", format!("{}", node.rare));
+    field("annotations", format!("{}", node.annotations));
     let _ = write!(out, "..Schema::of(Type::{:?}) }}", node.ty);
+    out
+}
+
+fn annotations_expression(annotations: &Annotations) -> String {
+    let mut out = String::from("Annotations { ");
+    let mut field = |name: &str, value: String| {
+        if value != "None" {
+            let _ = write!(out, "{name}: {value}, ");
+        }
+    };
+    field("title", option(annotations.title, span));
+    field("comment", option(annotations.comment, span));
+    field(
+        "default",
+        option(annotations.default, |v| scalar_expression(&v)),
+    );
+    field("examples", option(annotations.examples, span));
+    field("deprecated", format!("{:?}", annotations.deprecated));
+    field("read_only", format!("{:?}", annotations.read_only));
+    field("write_only", format!("{:?}", annotations.write_only));
+    field("dialect", option(annotations.dialect, span));
+    out.push_str("..Annotations::NONE }");
     out
 }
 
@@ -1874,14 +1912,6 @@ fn rare_expression(rare: &Rare) -> String {
             let _ = write!(out, "{name}: {value}, ");
         }
     };
-    field("title", option(rare.title, span));
-    field("comment", option(rare.comment, span));
-    field("default", option(rare.default, |v| scalar_expression(&v)));
-    field("examples", option(rare.examples, span));
-    field("deprecated", format!("{:?}", rare.deprecated));
-    field("read_only", format!("{:?}", rare.read_only));
-    field("write_only", format!("{:?}", rare.write_only));
-    field("dialect", option(rare.dialect, span));
     field("constant", option(rare.constant, |v| scalar_expression(&v)));
     field("discriminator", option(rare.discriminator, span));
     field(

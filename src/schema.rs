@@ -58,6 +58,9 @@ pub struct Model<'a> {
     /// The keywords that most nodes lack, for the nodes that have some; the first entry has
     /// none ([`Rare::NONE`]).
     pub rare: &'a [Rare],
+    /// The annotations of the nodes that have some; the first entry has none
+    /// ([`Annotations::NONE`]).
+    pub annotations: &'a [Annotations],
 }
 
 impl<'a> Model<'a> {
@@ -91,6 +94,12 @@ impl<'a> Model<'a> {
     #[inline]
     pub fn rare(self, node: &Schema) -> &'a Rare {
         &self.rare[node.rare as usize]
+    }
+
+    /// The annotations of `node`.
+    #[inline]
+    pub fn annotations(self, node: &Schema) -> &'a Annotations {
+        &self.annotations[node.annotations as usize]
     }
 
     /// A tool's argument schema.
@@ -211,6 +220,8 @@ pub struct OwnedModel {
     pub definitions: Vec<Definition>,
     /// See [`Model::rare`].
     pub rare: Vec<Rare>,
+    /// See [`Model::annotations`].
+    pub annotations: Vec<Annotations>,
 }
 
 impl Default for OwnedModel {
@@ -225,6 +236,7 @@ impl Default for OwnedModel {
             subschemas: Vec::new(),
             definitions: Vec::new(),
             rare: vec![Rare::NONE],
+            annotations: vec![Annotations::NONE],
         }
     }
 }
@@ -241,6 +253,7 @@ impl OwnedModel {
         self.subschemas.shrink_to_fit();
         self.definitions.shrink_to_fit();
         self.rare.shrink_to_fit();
+        self.annotations.shrink_to_fit();
     }
 
     /// Node `id`'s [`Rare`] keywords, to be set: its own entry, made if it has none yet.
@@ -264,6 +277,7 @@ impl OwnedModel {
             subschemas: &self.subschemas,
             definitions: &self.definitions,
             rare: &self.rare,
+            annotations: &self.annotations,
         }
     }
 
@@ -381,17 +395,20 @@ pub struct Schema {
     pub pattern: Option<Text>,
     /// `format`, as given: checked for the names `format.rs` knows, an annotation otherwise.
     pub format: Option<Text>,
-    /// The keywords that most nodes lack (annotations, bounds, tuples, `const`, `$defs`):
-    /// an index of [`Model::rare`], where 0 is a [`Rare`] with none of them.
+    /// The keywords that most nodes lack (bounds, tuples, `const`, `$defs`): an index of
+    /// [`Model::rare`], where 0 is a [`Rare`] with none of them.
     pub rare: u32,
+    /// The annotations (`title`, `default` and the like): an index of [`Model::annotations`],
+    /// where 0 is [`Annotations::NONE`].
+    pub annotations: u32,
 }
 
-/// The keywords of a [`Schema`] node that most nodes lack, kept apart so that a node is small:
-/// a catalog read at run time holds every node, and a compiled-in one carries them in the
-/// program. A node's `rare` is its index in [`Model::rare`]; the first entry, [`Rare::NONE`],
-/// is every node's that has none of them.
+/// The annotations of a [`Schema`] node: what tells a reader about the value, never what it
+/// may be, save `default`, which the reader checks against the node. Kept apart from the node,
+/// as [`Rare`] is, and apart from [`Rare`] too: a generator such as pydantic gives most nodes a
+/// `title` and nothing else rare, and this entry is a quarter of a [`Rare`].
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rare {
+pub struct Annotations {
     /// `title`: a short label. Providers' shapes may drop it (it costs tokens and often repeats
     /// the property's name); MCP keeps it.
     pub title: Option<Text>,
@@ -409,6 +426,28 @@ pub struct Rare {
     pub write_only: Option<bool>,
     /// `$schema`, at the root only.
     pub dialect: Option<Text>,
+}
+
+impl Annotations {
+    /// None of them: the first entry of every model's [`Model::annotations`].
+    pub const NONE: Annotations = Annotations {
+        title: None,
+        comment: None,
+        default: None,
+        examples: None,
+        deprecated: None,
+        read_only: None,
+        write_only: None,
+        dialect: None,
+    };
+}
+
+/// The keywords of a [`Schema`] node that most nodes lack, kept apart so that a node is small:
+/// a catalog read at run time holds every node, and a compiled-in one carries them in the
+/// program. A node's `rare` is its index in [`Model::rare`]; the first entry, [`Rare::NONE`],
+/// is every node's that has none of them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rare {
     /// `const`: the one allowed value.
     pub constant: Option<Scalar>,
     /// OpenAPI's `discriminator` beside `oneOf` (pydantic writes it): canonical JSON.
@@ -451,14 +490,6 @@ pub struct Rare {
 impl Rare {
     /// None of the keywords: the first entry of every model's [`Model::rare`].
     pub const NONE: Rare = Rare {
-        title: None,
-        comment: None,
-        default: None,
-        examples: None,
-        deprecated: None,
-        read_only: None,
-        write_only: None,
-        dialect: None,
         constant: None,
         discriminator: None,
         definitions: None,
@@ -503,6 +534,7 @@ impl Schema {
             pattern: None,
             format: None,
             rare: 0,
+            annotations: 0,
         }
     }
 }

@@ -497,6 +497,7 @@ impl Writer<'_> {
         let model = self.model;
         let node = model.node(id);
         let rare = model.rare(node);
+        let annotations = model.annotations(node);
         if let Some(flag) = node.boolean {
             match self.rules {
                 Rules::Mcp | Rules::Plain => {
@@ -552,7 +553,7 @@ impl Writer<'_> {
                     if let Some(text) = node.description {
                         members.put("description", |out| out.string(model.str(text)));
                     }
-                    if let Some(default) = rare.default {
+                    if let Some(default) = annotations.default {
                         members.put("default", |out| scalar(out, model, default));
                     }
                     merge(&mut members, &inlined.bytes);
@@ -597,24 +598,24 @@ impl Writer<'_> {
 
         // Annotations.
         if mcp {
-            text(&mut members, "title", rare.title);
-            text(&mut members, "$comment", rare.comment);
-            text(&mut members, "$schema", rare.dialect);
+            text(&mut members, "title", annotations.title);
+            text(&mut members, "$comment", annotations.comment);
+            text(&mut members, "$schema", annotations.dialect);
         }
         text(&mut members, "description", node.description);
-        if let Some(default) = rare.default {
+        if let Some(default) = annotations.default {
             if !openai && !anthropic {
                 members.put("default", |out| scalar(out, model, default));
             }
         }
         if mcp || plain {
-            if let Some(examples) = rare.examples {
+            if let Some(examples) = annotations.examples {
                 members.put("examples", |out| out.raw(model.str(examples).as_bytes()));
             }
             for (key, flag) in [
-                ("deprecated", rare.deprecated),
-                ("readOnly", rare.read_only),
-                ("writeOnly", rare.write_only),
+                ("deprecated", annotations.deprecated),
+                ("readOnly", annotations.read_only),
+                ("writeOnly", annotations.write_only),
             ] {
                 if let Some(flag) = flag {
                     members.put(key, |out| out.boolean(flag));

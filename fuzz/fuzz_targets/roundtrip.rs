@@ -263,7 +263,7 @@ fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
     if let Some(text) = schema.description {
         out.insert("description".into(), json!(MODEL.str(text)));
     }
-    if let (Some(value), false) = (&MODEL.rare(schema).default, openai) {
+    if let (Some(value), false) = (&MODEL.annotations(schema).default, openai) {
         out.insert("default".into(), scalar(value));
     }
     if let Some(values) = schema.enumeration {
