@@ -24,6 +24,12 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// costs a piece reference (8 bytes) and a copy per answer, for little text shared.
 pub(crate) const SHARED_STRING: usize = 24;
 
+/// The shortest run of structure that is cut off before an object (`{`) to stand as a piece of
+/// its own. Cutting before every object would share most, but double an answer's pieces, and a
+/// piece is a copy per request: 32 keeps what pydantic's catalog shares (42 KB of pieces kept
+/// against 42 KB with every cut, 63 KB with none) at 5.8 pieces an answer against 12.7.
+pub(crate) const SHARED_STRUCTURE: usize = 32;
+
 /// The answers of one catalog, as the renderer lays them out.
 pub(crate) struct Layout {
     /// Whether answers are split into pieces that are shared, or kept whole.
@@ -121,13 +127,28 @@ impl Layout {
 }
 
 /// Calls `each` with the parts of `answer`, in order: every string literal of at least
-/// [`SHARED_STRING`] bytes, and the runs between them. A `"` inside a string is escaped: an odd
-/// number of `\\` before it.
+/// [`SHARED_STRING`] bytes, and the runs between them, each cut again before a `{` outside a
+/// string where at least [`SHARED_STRUCTURE`] bytes come before it. A `"` inside a string is escaped: an odd number of `\\` before it.
+///
+/// The cut before an object lets two shapes share a subschema they write alike even when
+/// what comes before it differs (strict mode's `"additionalProperties":false` before an
+/// object's `properties`, a shape's own wrapper): for pydantic's catalog, a third of the bytes
+/// kept, for twice the pieces, most of which merge again where answers agree.
 fn split(answer: &[u8], mut each: impl FnMut(&[u8])) {
     let mut run = 0;
     let mut at = 0;
+    // Cuts the structure in `answer[from..to]` (no string in it) before each `{`.
+    let objects = |run: &mut usize, from: usize, to: usize, each: &mut dyn FnMut(&[u8])| {
+        for brace in from..to {
+            if answer[brace] == b'{' && brace >= *run + SHARED_STRUCTURE {
+                each(&answer[*run..brace]);
+                *run = brace;
+            }
+        }
+    };
     loop {
         let open = byte_from::<b'"'>(answer, at);
+        objects(&mut run, at, open.min(answer.len()), &mut each);
         if open >= answer.len() {
             break;
         }
@@ -224,10 +245,11 @@ mod tests {
         for (text, &run) in answers.iter().zip(&runs) {
             assert_eq!(answer(&layout, run), text.as_bytes());
         }
-        // The description is stored once, and the third answer is a run of the second's bytes.
+        // The description is stored once, and the third answer, the first's inner object, is one
+        // run of the first's bytes: the cut before `{` found where it starts.
         let total: usize = answers.iter().map(String::len).sum();
         assert!(layout.bytes.len() < total - 2 * description.len());
-        assert_eq!(runs[2].1 - runs[2].0, 2, "{:?}", layout.pieces);
+        assert_eq!(runs[2].1 - runs[2].0, 1, "{:?}", layout.pieces);
     }
 
     #[test]
