@@ -245,11 +245,44 @@ mod tests {
         for (text, &run) in answers.iter().zip(&runs) {
             assert_eq!(answer(&layout, run), text.as_bytes());
         }
-        // The description is stored once, and the third answer, the first's inner object, is one
-        // run of the first's bytes: the cut before `{` found where it starts.
+        // The description is stored once, and the third answer is a run of the second's bytes.
         let total: usize = answers.iter().map(String::len).sum();
         assert!(layout.bytes.len() < total - 2 * description.len());
-        assert_eq!(runs[2].1 - runs[2].0, 1, "{:?}", layout.pieces);
+        assert_eq!(runs[2].1 - runs[2].0, 2, "{:?}", layout.pieces);
+    }
+
+    #[test]
+    fn an_object_after_enough_structure_is_shared() {
+        let object = r#"{"properties":{"a":{"type":"string"}},"type":"object"}}"#;
+        // 34 bytes of structure before the object in the first two answers, 5 in the third.
+        let answers = [
+            format!(r#"{{"additionalProperties":false,"x":{object}"#),
+            format!(r#"{{"additionalProperties":true,"xy":{object}"#),
+            format!(r#"{{"y":{object}"#),
+        ];
+        let mut layout = Layout::shared(0);
+        let mut stored = vec![];
+        let runs: Vec<_> = answers
+            .iter()
+            .map(|text| {
+                let run = layout.add(text.as_bytes(), false);
+                stored.push(layout.bytes.len());
+                run
+            })
+            .collect();
+        for (text, &run) in answers.iter().zip(&runs) {
+            assert_eq!(answer(&layout, run), text.as_bytes());
+        }
+        assert_eq!(
+            stored[1] - stored[0],
+            answers[1].len() - object.len(),
+            "object shared"
+        );
+        assert_eq!(
+            stored[2] - stored[1],
+            answers[2].len(),
+            "too short to be cut"
+        );
     }
 
     #[test]
