@@ -976,8 +976,8 @@ impl SchemaReader<'_> {
         // Combinations and references.
         for (key, slot) in [
             ("anyOf", &mut schema.any_of),
-            ("oneOf", &mut schema.one_of),
-            ("allOf", &mut schema.all_of),
+            ("oneOf", &mut rare.one_of),
+            ("allOf", &mut rare.all_of),
         ] {
             if let Some(list) = field(key) {
                 *slot = Some(self.read_list(list, &at(key), Some(id))?);
@@ -985,7 +985,7 @@ impl SchemaReader<'_> {
         }
         if let Some(discriminator) = field("discriminator") {
             read_discriminator(discriminator, &at("discriminator"))?;
-            if schema.one_of.is_none() && schema.any_of.is_none() {
+            if rare.one_of.is_none() && schema.any_of.is_none() {
                 return Err((
                     at("discriminator"),
                     "a discriminator names which branch of a \"oneOf\" (or \"anyOf\") beside it \
@@ -1702,8 +1702,8 @@ fn flat(model: Model<'_>, id: NodeId) -> bool {
         && node.nullable != Some(true)
         && rare.constant.is_none()
         && node.any_of.is_none()
-        && node.one_of.is_none()
-        && node.all_of.is_none()
+        && rare.one_of.is_none()
+        && rare.all_of.is_none()
         && node.reference.is_none()
         && rare.definitions.is_none()
         && closed_only
@@ -1861,8 +1861,6 @@ fn node_expression(node: &Schema) -> String {
     field("nullable", format!("{:?}", node.nullable));
     field("enumeration", option(node.enumeration, run));
     field("any_of", option(node.any_of, run));
-    field("one_of", option(node.one_of, run));
-    field("all_of", option(node.all_of, run));
     field(
         "reference",
         option(node.reference, |(text, id)| {
@@ -1913,6 +1911,8 @@ fn rare_expression(rare: &Rare) -> String {
         }
     };
     field("constant", option(rare.constant, |v| scalar_expression(&v)));
+    field("one_of", option(rare.one_of, run));
+    field("all_of", option(rare.all_of, run));
     field("discriminator", option(rare.discriminator, span));
     field(
         "definitions",

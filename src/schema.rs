@@ -156,8 +156,8 @@ impl<'a> Model<'a> {
         ];
         let runs = [
             node.any_of,
-            node.one_of,
-            node.all_of,
+            rare.one_of,
+            rare.all_of,
             rare.prefix_items.map(|(_, run)| run),
         ];
         self.properties(node)
@@ -371,10 +371,6 @@ pub struct Schema {
     pub enumeration: Option<Run>,
     /// `anyOf`: a run of [`Model::subschemas`].
     pub any_of: Option<Run>,
-    /// `oneOf`: a run of [`Model::subschemas`].
-    pub one_of: Option<Run>,
-    /// `allOf`: a run of [`Model::subschemas`].
-    pub all_of: Option<Run>,
     /// `$ref` as written, and the node it resolves to.
     pub reference: Option<(Text, NodeId)>,
     /// An object's properties ([`Model::properties`]), sorted by name in byte order: the order
@@ -450,6 +446,10 @@ impl Annotations {
 pub struct Rare {
     /// `const`: the one allowed value.
     pub constant: Option<Scalar>,
+    /// `oneOf`: a run of [`Model::subschemas`].
+    pub one_of: Option<Run>,
+    /// `allOf`: a run of [`Model::subschemas`].
+    pub all_of: Option<Run>,
     /// OpenAPI's `discriminator` beside `oneOf` (pydantic writes it): canonical JSON.
     pub discriminator: Option<Text>,
     /// The root's `$defs` or `definitions`: a run of [`Model::definitions`].
@@ -491,6 +491,8 @@ impl Rare {
     /// None of the keywords: the first entry of every model's [`Model::rare`].
     pub const NONE: Rare = Rare {
         constant: None,
+        one_of: None,
+        all_of: None,
         discriminator: None,
         definitions: None,
         property_names: None,
@@ -522,8 +524,6 @@ impl Schema {
             nullable: None,
             enumeration: None,
             any_of: None,
-            one_of: None,
-            all_of: None,
             reference: None,
             properties: Run::EMPTY,
             has_properties: false,

@@ -493,7 +493,7 @@ impl<'a> Walk<'_, 'a, '_> {
                 return false;
             }
         }
-        if let Some(run) = node.all_of {
+        if let Some(run) = self.model.rare(node).all_of {
             for &branch in self.model.subschemas(run) {
                 if !self.fits(branch, at, depth) {
                     return false;
@@ -510,7 +510,7 @@ impl<'a> Walk<'_, 'a, '_> {
                 return self.fail(depth, id, at, Reason::NoBranch);
             }
         }
-        if let Some(run) = node.one_of {
+        if let Some(run) = self.model.rare(node).one_of {
             match self.branches(run, at, depth) {
                 1 => {}
                 0 => return self.fail(depth, id, at, Reason::NoBranch),
@@ -911,7 +911,7 @@ fn for_each_discriminator_value(
         }
         id
     };
-    for run in [node.one_of, node.any_of].into_iter().flatten() {
+    for run in [model.rare(node).one_of, node.any_of].into_iter().flatten() {
         for &id in model.subschemas(run) {
             let branch = model.node(follow(id));
             let Some(property) = model
@@ -1136,7 +1136,7 @@ pub(crate) fn resolve(
             id = target;
             continue;
         }
-        let union = node.any_of.or(node.one_of);
+        let union = node.any_of.or(model.rare(node).one_of);
         if let (Some(run), false) = (union, own) {
             let fits = model.subschemas(run).iter().find(|&&branch| {
                 check_with(

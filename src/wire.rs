@@ -746,7 +746,7 @@ impl Writer<'_> {
         if let Some(run) = node.any_of {
             any_of.extend(model.subschemas(run));
         }
-        if let Some(run) = node.one_of {
+        if let Some(run) = rare.one_of {
             if mcp || plain {
                 self.list(&mut members, "oneOf", model.subschemas(run), false)?;
             } else {
@@ -803,7 +803,7 @@ impl Writer<'_> {
             }
         }
         any_of_key = "allOf";
-        if let Some(run) = node.all_of {
+        if let Some(run) = rare.all_of {
             let branches = model.subschemas(run);
             if openai || gemini {
                 return Err(format!(
@@ -1054,9 +1054,10 @@ impl Writer<'_> {
 
     /// Whether a node holds a union or a reference, which carry their own types.
     fn union_or_reference(&self, node: &Schema) -> bool {
+        let rare = self.model.rare(node);
         node.any_of.is_some()
-            || node.one_of.is_some()
-            || node.all_of.is_some()
+            || rare.one_of.is_some()
+            || rare.all_of.is_some()
             || node.reference.is_some()
     }
 
@@ -1070,8 +1071,8 @@ impl Writer<'_> {
             && node.enumeration.is_none()
             && rare.constant.is_none()
             && node.any_of.is_none()
-            && node.one_of.is_none()
-            && node.all_of.is_none()
+            && rare.one_of.is_none()
+            && rare.all_of.is_none()
             && rare.discriminator.is_none()
             && node.items.is_none()
             && rare.prefix_items.is_none()
