@@ -267,6 +267,7 @@ impl OwnedModel {
     }
 
     /// The model, borrowed.
+    #[inline]
     pub fn model(&self) -> Model<'_> {
         Model {
             text: &self.text,
