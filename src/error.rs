@@ -61,6 +61,11 @@ enum Kind {
     Unsupported {
         format: &'static str,
     },
+    /// A request the format has no way to say (a `tool_choice` MCP has none of, say).
+    Refused {
+        format: &'static str,
+        reason: &'static str,
+    },
     /// A tool the shape cannot express: a keyword the provider documents no equivalent for.
     NotExpressible {
         tool: Cow<'static, str>,
@@ -102,9 +107,10 @@ impl Error {
             Kind::UnknownOp { .. } => "unknown_op",
             Kind::UnknownTool { .. } => "unknown_tool",
             Kind::UnknownFormat { .. } => "unknown_format",
-            Kind::Unsupported { .. } | Kind::OverLimit { .. } | Kind::NotExpressible { .. } => {
-                "unsupported"
-            }
+            Kind::Unsupported { .. }
+            | Kind::Refused { .. }
+            | Kind::OverLimit { .. }
+            | Kind::NotExpressible { .. } => "unsupported",
             Kind::Io { .. } => "io",
         }
     }
@@ -241,6 +247,12 @@ impl Error {
         Error::at(at, Kind::Unsupported { format })
     }
 
+    /// `format` has no way to say what the request at `at` asks, for `reason`.
+    #[cold]
+    pub(crate) fn refused(at: usize, format: &'static str, reason: &'static str) -> Error {
+        Error::at(at, Kind::Refused { format, reason })
+    }
+
     /// `tool` cannot be declared in `format` (strict or not), for `reason`.
     #[cold]
     /// `tool` and `reason`, as `closest` in [`Error::unknown_tool`].
@@ -338,6 +350,9 @@ impl fmt::Display for Error {
                 "format {format} has no strict mode (\"strict\":true at byte {at}); \
                  use openai, openai_responses or anthropic, or \"strict\":false"
             ),
+            Kind::Refused { format, reason } => {
+                write!(f, "format {format} cannot say this (byte {at}): {reason}")
+            }
             Kind::NotExpressible {
                 tool,
                 format,

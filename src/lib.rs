@@ -75,6 +75,7 @@ pub mod schema;
 mod sink;
 mod stream;
 pub mod tokenizer;
+mod tool_choice;
 mod validate;
 mod verdict;
 pub mod wire;

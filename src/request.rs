@@ -12,6 +12,9 @@
 //! `duplicate_field`, `wrong_type`); then `op` (`missing_field`, `unknown_op`); then the op's
 //! fields in a fixed order: `tool` (`unknown_field` in a list, `missing_field`), `format`
 //! (`unknown_format`), `strict` (`unsupported`), and last the tool's name (`unknown_tool`).
+//! A `tool_choice` goes on from `strict` with `choice` (`missing_field`, `wrong_type` for a word
+//! it does not know), the name of the tool it forces (`unknown_tool`), and last what the format
+//! cannot say (`unsupported`).
 
 use crate::call::{self, Call, Span};
 use crate::catalog::{self, Names};
@@ -20,6 +23,7 @@ use crate::error::MAX_INPUT;
 use crate::tokenizer::{
     plain_run_end, same, skip_whitespace, string_eq, Kind, Stop, Token, Tokenizer, PLAIN,
 };
+use crate::tool_choice::{self, Choice, CHOICE_EXPECTED, CHOICE_WORDS};
 use crate::wire::{Format, Shape, FORMAT_LIST};
 
 /// A request understood.
@@ -37,36 +41,49 @@ pub enum Op {
     ToolList,
     /// Judge a tool call that a model sent back.
     CheckCall { call: Call },
+    /// The provider's request fields for a tool choice, and for parallel calls when given.
+    ToolChoice {
+        choice: Choice,
+        parallel: Option<bool>,
+    },
 }
 
 /// The ops there are, for error messages.
-pub(crate) const OPS: &str = "tool_schema, tool_list, check_call";
+pub(crate) const OPS: &str = "tool_schema, tool_list, check_call, tool_choice";
 
 /// The ops' names; an op is known by its index here.
-const OP_NAMES: [&str; 3] = ["tool_schema", "tool_list", "check_call"];
+const OP_NAMES: [&str; 4] = ["tool_schema", "tool_list", "check_call", "tool_choice"];
 const TOOL_SCHEMA: usize = 0;
 const TOOL_LIST: usize = 1;
 const CHECK_CALL: usize = 2;
+const TOOL_CHOICE: usize = 3;
 
 /// The fields a request may have, and the JSON type each takes (`Kind::True` standing for
-/// either boolean); a field is known by its index here.
-const FIELD_NAMES: [&str; 5] = ["op", "tool", "format", "strict", "call"];
+/// either boolean); a field is known by its index here. `choice` may be an object too.
+const FIELD_NAMES: [&str; 7] = [
+    "op", "tool", "format", "strict", "call", "choice", "parallel",
+];
 const FIELD_KINDS: [Kind; FIELD_NAMES.len()] = [
     Kind::String,
     Kind::String,
     Kind::String,
     Kind::True,
     Kind::ObjectStart,
+    Kind::String,
+    Kind::True,
 ];
 const OP: usize = 0;
 const TOOL: usize = 1;
 const FORMAT: usize = 2;
 const STRICT: usize = 3;
 const CALL: usize = 4;
-const ANY_FIELD: &str = "op, tool, format, strict, call";
+const CHOICE: usize = 5;
+const PARALLEL: usize = 6;
+const ANY_FIELD: &str = "op, tool, format, strict, call, choice, parallel";
 const SCHEMA_FIELD: &str = "op, tool, format, strict";
 const LIST_FIELD: &str = "op, format, strict";
 const CHECK_FIELD: &str = "op, format, strict, call";
+const CHOICE_FIELD: &str = "op, format, strict, choice, parallel";
 
 /// Reads one request as harnesses send a `tool_schema` or `tool_list`, or `None`. Allocates
 /// nothing: strings stay as borrowed literals until compared.
@@ -101,8 +118,9 @@ fn within_limits(request: Request, names: &impl Names) -> Result<Request, Error>
     let (tools, optional) = match request.op {
         Op::ToolList => (names.count(), names.optional_in_all()),
         Op::ToolSchema { tool } => (1, names.optional(tool)),
-        // A call is judged against the catalog, whatever the provider's limits on declaring it.
-        Op::CheckCall { .. } => return Ok(request),
+        // A call is judged against the catalog, whatever the provider's limits on declaring it;
+        // a tool choice declares nothing.
+        Op::CheckCall { .. } | Op::ToolChoice { .. } => return Ok(request),
     };
     if tools > catalog::ANTHROPIC_STRICT_TOOLS {
         return Err(Error::over_limit(
@@ -310,6 +328,8 @@ fn read(input: &[u8], tokens: &mut Tokenizer<'_>, names: &impl Names) -> Result<
     }
     let mut members: [Member<'_>; FIELD_NAMES.len()] = [None; FIELD_NAMES.len()];
     let mut call_end = 0;
+    // The tool that `choice` names, when it is `{"tool":NAME}`.
+    let mut forced = None;
     let close = loop {
         let key = next(tokens)?;
         if key.kind == Kind::ObjectEnd {
@@ -323,12 +343,19 @@ fn read(input: &[u8], tokens: &mut Tokenizer<'_>, names: &impl Names) -> Result<
             return Err(Error::duplicate_field(key.at, name));
         }
         let value = next(tokens)?;
+        if field == CHOICE && value.kind != Kind::String {
+            if value.kind != Kind::ObjectStart {
+                let found = value.kind.described();
+                return Err(Error::wrong_type(value.at, name, CHOICE_EXPECTED, found));
+            }
+            forced = Some(read_forced(tokens)?);
+        }
         let kind = if value.kind == Kind::False {
             Kind::True
         } else {
             value.kind
         };
-        if kind != want {
+        if kind != want && field != CHOICE {
             return Err(Error::wrong_type(
                 value.at,
                 name,
@@ -342,7 +369,30 @@ fn read(input: &[u8], tokens: &mut Tokenizer<'_>, names: &impl Names) -> Result<
         members[field] = Some((key, value));
     };
 
-    understand(input, &members, call_end, close.at, names)
+    understand(input, &members, forced, call_end, close.at, names)
+}
+
+/// Reads `choice`'s object after its `{`: one member, `tool`, a string. Returns that string.
+fn read_forced<'a>(tokens: &mut Tokenizer<'a>) -> Result<Token<'a>, Error> {
+    let mut tool = None;
+    loop {
+        let key = next(tokens)?;
+        if key.kind == Kind::ObjectEnd {
+            return tool.ok_or_else(|| Error::missing_field(key.at, "tool"));
+        }
+        if !string_eq(key.raw, "tool") {
+            return Err(Error::unknown_field(key.at, key.raw, "tool"));
+        }
+        if tool.is_some() {
+            return Err(Error::duplicate_field(key.at, "tool"));
+        }
+        let value = next(tokens)?;
+        if value.kind != Kind::String {
+            let found = value.kind.described();
+            return Err(Error::wrong_type(value.at, "tool", "a string", found));
+        }
+        tool = Some(value);
+    }
 }
 
 /// What the members of a well-formed request object ask for; `close` is the offset of its `}`,
@@ -351,6 +401,7 @@ fn read(input: &[u8], tokens: &mut Tokenizer<'_>, names: &impl Names) -> Result<
 fn understand(
     input: &[u8],
     members: &[Member<'_>; FIELD_NAMES.len()],
+    forced: Option<Token<'_>>,
     call_end: usize,
     close: usize,
     names: &impl Names,
@@ -362,8 +413,15 @@ fn understand(
     let expected = match op_index {
         TOOL_SCHEMA => SCHEMA_FIELD,
         TOOL_LIST => LIST_FIELD,
-        _ => CHECK_FIELD,
+        CHECK_CALL => CHECK_FIELD,
+        _ => CHOICE_FIELD,
     };
+    // `choice` and `parallel` belong to `tool_choice` alone.
+    if op_index != TOOL_CHOICE {
+        if let Some((key, _)) = members[CHOICE].or(members[PARALLEL]) {
+            return Err(Error::unknown_field(key.at, key.raw, expected));
+        }
+    }
     let tool = match (op_index == TOOL_SCHEMA, members[TOOL]) {
         (false, Some((key, _))) => return Err(Error::unknown_field(key.at, key.raw, expected)),
         (false, None) => None,
@@ -391,6 +449,9 @@ fn understand(
         let at = members[STRICT].map_or(close, |(key, _)| key.at);
         Error::unsupported(at, format.name())
     })?;
+    if op_index == TOOL_CHOICE {
+        return tool_choice(members, forced, close, format, names).map(|op| Request { op, shape });
+    }
     let op = match (tool, call) {
         (Some(value), _) => {
             let tool = catalog::find(names, value.raw).ok_or_else(|| {
@@ -404,4 +465,50 @@ fn understand(
         (None, None) => Op::ToolList,
     };
     Ok(Request { op, shape })
+}
+
+/// A `tool_choice` request's op, after `format` and `strict`: its `choice`, the tool it forces,
+/// and what the format cannot say.
+fn tool_choice(
+    members: &[Member<'_>; FIELD_NAMES.len()],
+    forced: Option<Token<'_>>,
+    close: usize,
+    format: Format,
+    names: &impl Names,
+) -> Result<Op, Error> {
+    let (_, value) = members[CHOICE].ok_or_else(|| Error::missing_field(close, "choice"))?;
+    let choice = match forced {
+        Some(name) => {
+            let tool = catalog::find(names, name.raw).ok_or_else(|| {
+                Error::unknown_tool(name.at, name.raw, catalog::closest(names, name.raw))
+            })?;
+            Choice::Tool(tool)
+        }
+        None => match CHOICE_WORDS
+            .iter()
+            .position(|word| string_eq(value.raw, word))
+        {
+            Some(0) => Choice::Auto,
+            Some(1) => Choice::None,
+            Some(_) => Choice::Required,
+            None => {
+                return Err(Error::wrong_type(
+                    value.at,
+                    "choice",
+                    CHOICE_EXPECTED,
+                    "another string",
+                ))
+            }
+        },
+    };
+    let parallel = members[PARALLEL].map(|(_, value)| value.kind == Kind::True);
+    if let Some(reason) = tool_choice::refusal(format, parallel) {
+        // Where the request asks for what cannot be said: `parallel`, or else `format`.
+        let at = match (format, members[PARALLEL], members[FORMAT]) {
+            (Format::Gemini, Some((key, _)), _) | (_, _, Some((key, _))) => key.at,
+            _ => close,
+        };
+        return Err(Error::refused(at, format.name(), reason));
+    }
+    Ok(Op::ToolChoice { choice, parallel })
 }

@@ -5,6 +5,7 @@ use crate::catalog::{Compiled, Names};
 use crate::error::Error;
 use crate::quick_call;
 use crate::request::{self, Op, Request};
+use crate::tool_choice::{self, Choice};
 use crate::verdict;
 use crate::wire::Shape;
 use crate::writer;
@@ -98,6 +99,19 @@ pub(crate) fn answer<'d, W: Write>(
             declarations.write_list(out, request.shape)
         }
         Op::CheckCall { call } => check(&call, request.shape, out),
+        Op::ToolChoice { choice, parallel } => {
+            // A tool the shape cannot declare is not in the tools sent, and cannot be forced.
+            let name = match choice {
+                Choice::Tool(tool) => {
+                    if let Some(reason) = declarations.not_expressible(tool, request.shape) {
+                        return Err(not_expressible(tool, reason));
+                    }
+                    names.name(tool)
+                }
+                _ => "",
+            };
+            tool_choice::write(out, request.shape.format(), choice, name, parallel)
+        }
     }
     .map_err(write_failed)
 }

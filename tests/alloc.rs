@@ -69,8 +69,27 @@ fn requests() -> Vec<Vec<u8>> {
         br#"{"op":"tool_schema","tool":"a very long name that is cut short in the message because it goes on"}"#,
         br#"{"op":"tool_list","format":"nope"}"#,
         br#"{"op":"tool_list","format":"gemini","strict":true}"#,
+        br#"{"op":"tool_choice","choice":{"tool":"read_fil"}}"#,
+        br#"{"op":"tool_choice","choice":"any"}"#,
+        br#"{"op":"tool_choice","format":"mcp","choice":"auto"}"#,
+        br#"{"op":"tool_choice","format":"gemini","choice":"auto","parallel":true}"#,
     ];
     all.extend(errors.iter().map(|e| e.to_vec()));
+    for format in ["openai", "openai_responses", "anthropic", "gemini"] {
+        for choice in [
+            r#""auto""#,
+            r#""none""#,
+            r#""required""#,
+            r#"{"tool":"patch_file"}"#,
+        ] {
+            let request = format!(
+                r#"{{"op":"tool_choice","format":"{format}","choice":{choice},"parallel":false}}"#
+            );
+            // Gemini refuses `parallel`: the request without it is answered.
+            all.push(request.replace(r#","parallel":false"#, "").into_bytes());
+            all.push(request.into_bytes());
+        }
+    }
     all.extend(calls());
     all.push(format!("{}{}", "[".repeat(65), "]".repeat(65)).into_bytes());
     all.push(vec![b' '; tool_schema::MAX_INPUT + 1]);

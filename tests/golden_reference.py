@@ -193,6 +193,56 @@ def write_goldens(catalog, root):
                     dump([declaration(t, fmt, strict) for t in catalog]))
 
 
+# tool_choice, from each provider's documentation (docs/sources/tool-choice.md has the quotes):
+# OpenAI Chat's named form nests the function, Responses' is flat; Anthropic says "any" for
+# required, folds parallel=false into disable_parallel_tool_use (not on "none", which has no such
+# field); Gemini has modes and allowedFunctionNames but no parallel switch; MCP no tool choice.
+def tool_choice_answer(fmt, choice, parallel):
+    """The answer to a tool_choice request, or the error code."""
+    if fmt == "mcp" or (fmt == "gemini" and parallel is not None):
+        return "unsupported"
+    tool = choice["tool"] if isinstance(choice, dict) else None
+    if fmt in ("openai", "openai_responses"):
+        if tool is None:
+            value = choice
+        elif fmt == "openai":
+            value = {"type": "function", "function": {"name": tool}}
+        else:
+            value = {"type": "function", "name": tool}
+        answer = {"tool_choice": value}
+        if parallel is not None:
+            answer["parallel_tool_calls"] = parallel
+        return answer
+    if fmt == "anthropic":
+        value = {"type": {"auto": "auto", "none": "none", "required": "any"}[choice]} \
+            if tool is None else {"type": "tool", "name": tool}
+        if parallel is False and choice != "none":
+            value["disable_parallel_tool_use"] = True
+        return {"tool_choice": value}
+    config = {"mode": {"auto": "AUTO", "none": "NONE", "required": "ANY"}[choice]} \
+        if tool is None else {"mode": "ANY", "allowedFunctionNames": [tool]}
+    return {"toolConfig": {"functionCallingConfig": config}}
+
+
+def write_tool_choice_goldens(catalog, root):
+    """tests/tool_choice/<format>/<choice>[.parallel|.serial].json (or .error with the code):
+    every choice, forcing each tool in turn, with parallel absent, true or false."""
+    choices = [("auto", "auto"), ("none", "none"), ("required", "required")]
+    choices += [("tool." + t["name"], {"tool": t["name"]}) for t in catalog]
+    for fmt in FORMATS:
+        (root / fmt).mkdir(parents=True, exist_ok=True)
+        for old in (root / fmt).iterdir():
+            old.unlink()
+        for stem, choice in choices:
+            for suffix, parallel in [("", None), (".parallel", True), (".serial", False)]:
+                answer = tool_choice_answer(fmt, choice, parallel)
+                name = stem + suffix
+                if isinstance(answer, str):
+                    (root / fmt / (name + ".error")).write_text(answer + "\n")
+                else:
+                    (root / fmt / (name + ".json")).write_bytes(dump(answer))
+
+
 def check_numbers_survive(path):
     """Numbers are written as the catalog spells them; json.dumps writes what json.loads read, so
     every number in a test catalog must already be spelled the way Python writes it."""
@@ -213,6 +263,7 @@ def main():
     assert json.loads((ROOT / "src" / "catalog.json").read_text()) == default, \
         "src/catalog.json differs from the seed's tables"
     write_goldens(default, HERE / "golden")
+    write_tool_choice_goldens(default, HERE / "tool_choice")
 
     # Seed 003's catalog.
     reasonix = HERE / "catalogs" / "reasonix"

@@ -1,5 +1,5 @@
-//! Arbitrary bytes through `respond`: it never panics; a declaration is one of the golden files,
-//! byte for byte, and a `check_call` answer is one line of JSON with a verdict; an error wrote
+//! Arbitrary bytes through `respond`: it never panics; a declaration or a tool choice is one of
+//! the golden files, byte for byte, and a `check_call` answer is one line of JSON with a verdict; an error wrote
 //! nothing and carries a documented code. (Debug builds also check every call that the quick
 //! path answers against the general path, byte for byte.)
 #![no_main]
@@ -7,18 +7,23 @@
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
-/// Every answer there is, read once from the repository's golden files.
+/// Every answer there is, read once from the repository's golden files: the declarations
+/// (`tests/golden`) and the tool choices (`tests/tool_choice`, whose `.error` files hold a code,
+/// which no answer equals).
 fn goldens() -> &'static Vec<Vec<u8>> {
     static GOLDENS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     GOLDENS.get_or_init(|| {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden");
         let mut all = Vec::new();
-        for format in std::fs::read_dir(dir).expect("tests/golden") {
-            for file in std::fs::read_dir(format.unwrap().path()).unwrap() {
-                all.push(std::fs::read(file.unwrap().path()).unwrap());
+        for (dir, files) in [("golden", 32), ("tool_choice", 90)] {
+            let dir = format!("{}/../tests/{dir}", env!("CARGO_MANIFEST_DIR"));
+            let before = all.len();
+            for format in std::fs::read_dir(&dir).expect(&dir) {
+                for file in std::fs::read_dir(format.unwrap().path()).unwrap() {
+                    all.push(std::fs::read(file.unwrap().path()).unwrap());
+                }
             }
+            assert_eq!(all.len() - before, files, "the golden files in {dir}");
         }
-        assert_eq!(all.len(), 32, "the golden files");
         all
     })
 }
