@@ -28,6 +28,10 @@ enum Kind {
     },
     TooDeep,
     TooLarge,
+    /// A turn with more calls than one request checks.
+    TooManyCalls {
+        most: usize,
+    },
     NotAnObject {
         found: &'static str,
     },
@@ -98,7 +102,7 @@ impl Error {
         match self.kind {
             Kind::Malformed { .. } => "malformed_json",
             Kind::TooDeep => "too_deep",
-            Kind::TooLarge => "too_large",
+            Kind::TooLarge | Kind::TooManyCalls { .. } => "too_large",
             Kind::NotAnObject { .. } => "not_an_object",
             Kind::DuplicateField { .. } => "duplicate_field",
             Kind::UnknownField { .. } => "unknown_field",
@@ -169,6 +173,12 @@ impl Error {
 
     pub(crate) fn too_large() -> Error {
         Error::at(MAX_INPUT, Kind::TooLarge)
+    }
+
+    /// A turn holds more than `most` calls; the first over is at `at`.
+    #[cold]
+    pub(crate) fn too_many_calls(at: usize, most: usize) -> Error {
+        Error::at(at, Kind::TooManyCalls { most })
     }
 
     pub(crate) fn not_an_object(at: usize, found: &'static str) -> Error {
@@ -309,6 +319,12 @@ impl fmt::Display for Error {
             Kind::TooLarge => write!(
                 f,
                 "input longer than {MAX_INPUT} bytes; reading stopped at byte {at}"
+            ),
+            Kind::TooManyCalls { most } => write!(
+                f,
+                "a turn with more than {most} calls (call {} at byte {at}); check its calls in \
+                 parts, or one at a time with check_call",
+                most + 1
             ),
             Kind::NotAnObject { found } => write!(
                 f,

@@ -76,6 +76,7 @@ mod sink;
 mod stream;
 pub mod tokenizer;
 mod tool_choice;
+mod turn;
 mod validate;
 mod verdict;
 pub mod wire;

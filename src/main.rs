@@ -28,7 +28,13 @@ requests:
                                         the provider returned it: the arguments in
                                         canonical form, or the problems and the reply
                                         for the model (exit 0 either way)
-  optional in all three:
+  {\"op\":\"check_turn\",\"turn\":TURN}     check_call's verdict on each call of one
+                                        assistant turn, as the provider returned it:
+                                        {\"calls\":[VERDICT,...]}
+  {\"op\":\"tool_choice\",\"choice\":C}    the provider's request fields for C: \"auto\",
+                                        \"none\", \"required\" or {\"tool\":TOOL}; and
+                                        \"parallel\":B, optional, for parallel calls
+  optional in all five:
     \"format\":F    openai (default), openai_responses, anthropic, gemini or mcp
     \"strict\":B    false (default) or true; true needs openai, openai_responses or anthropic
 
@@ -44,17 +50,20 @@ errors: nothing on standard output, one line on standard error, exit status 1:
   tool-schema: <code>: <message>
   malformed_json   not RFC 8259 JSON (offset, line and column given)
   too_deep         arrays and objects nested deeper than 64
-  too_large        more than 65536 bytes of input
+  too_large        more than 65536 bytes of input, or a turn of more than 128 calls
   not_an_object    the request is not a JSON object
   duplicate_field  a field appears twice
   unknown_field    a field this request does not have
   missing_field    a field this request (or the call's envelope) needs is absent
   wrong_type       a field's value has the wrong JSON type
-  unknown_op       op is not tool_schema, tool_list or check_call
+  unknown_op       op is not tool_schema, tool_list, check_call, check_turn or
+                   tool_choice
   unknown_tool     tool is not in the catalog (the message names the closest one)
   unknown_format   format is not one of the formats above
-  unsupported      strict is true for a format without a strict mode, or the
-                   provider's strict mode refuses this many tools or optional properties
+  unsupported      strict is true for a format without a strict mode, the
+                   provider's strict mode refuses this many tools or optional
+                   properties, or the format cannot say what is asked (a tool_choice
+                   with mcp, parallel with gemini, a check_turn with mcp)
   io               standard input or output failed
   bad_catalog      the catalog file cannot be read or breaks a rule (the build's line)
 A bad command line is exit status 2.

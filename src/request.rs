@@ -12,6 +12,8 @@
 //! `duplicate_field`, `wrong_type`); then `op` (`missing_field`, `unknown_op`); then the op's
 //! fields in a fixed order: `tool` (`unknown_field` in a list, `missing_field`), `format`
 //! (`unknown_format`), `strict` (`unsupported`), and last the tool's name (`unknown_tool`).
+//! A `check_turn` goes on from `strict` with `turn` (`missing_field`, `unsupported` for `mcp`,
+//! `wrong_type` for a turn of the wrong kind for the format), and its calls' envelopes.
 //! A `tool_choice` goes on from `strict` with `choice` (`missing_field`, `wrong_type` for a word
 //! it does not know), the name of the tool it forces (`unknown_tool`), and last what the format
 //! cannot say (`unsupported`).
@@ -46,22 +48,32 @@ pub enum Op {
         choice: Choice,
         parallel: Option<bool>,
     },
+    /// Judge every tool call of one assistant turn, as the provider returned it (`turn.rs`).
+    CheckTurn { turn: Span },
 }
 
 /// The ops there are, for error messages.
-pub(crate) const OPS: &str = "tool_schema, tool_list, check_call, tool_choice";
+pub(crate) const OPS: &str = "tool_schema, tool_list, check_call, tool_choice, check_turn";
 
 /// The ops' names; an op is known by its index here.
-const OP_NAMES: [&str; 4] = ["tool_schema", "tool_list", "check_call", "tool_choice"];
+const OP_NAMES: [&str; 5] = [
+    "tool_schema",
+    "tool_list",
+    "check_call",
+    "tool_choice",
+    "check_turn",
+];
 const TOOL_SCHEMA: usize = 0;
 const TOOL_LIST: usize = 1;
 const CHECK_CALL: usize = 2;
 const TOOL_CHOICE: usize = 3;
+const CHECK_TURN: usize = 4;
 
 /// The fields a request may have, and the JSON type each takes (`Kind::True` standing for
-/// either boolean); a field is known by its index here. `choice` may be an object too.
-const FIELD_NAMES: [&str; 7] = [
-    "op", "tool", "format", "strict", "call", "choice", "parallel",
+/// either boolean); a field is known by its index here. `choice` may be an object too, and
+/// `turn` is an object or an array, as the format has it.
+const FIELD_NAMES: [&str; 8] = [
+    "op", "tool", "format", "strict", "call", "choice", "parallel", "turn",
 ];
 const FIELD_KINDS: [Kind; FIELD_NAMES.len()] = [
     Kind::String,
@@ -71,6 +83,7 @@ const FIELD_KINDS: [Kind; FIELD_NAMES.len()] = [
     Kind::ObjectStart,
     Kind::String,
     Kind::True,
+    Kind::ObjectStart,
 ];
 const OP: usize = 0;
 const TOOL: usize = 1;
@@ -79,11 +92,13 @@ const STRICT: usize = 3;
 const CALL: usize = 4;
 const CHOICE: usize = 5;
 const PARALLEL: usize = 6;
-const ANY_FIELD: &str = "op, tool, format, strict, call, choice, parallel";
+const TURN: usize = 7;
+const ANY_FIELD: &str = "op, tool, format, strict, call, choice, parallel, turn";
 const SCHEMA_FIELD: &str = "op, tool, format, strict";
 const LIST_FIELD: &str = "op, format, strict";
 const CHECK_FIELD: &str = "op, format, strict, call";
 const CHOICE_FIELD: &str = "op, format, strict, choice, parallel";
+const TURN_FIELD: &str = "op, format, strict, turn";
 
 /// Reads one request as harnesses send a `tool_schema` or `tool_list`, or `None`. Allocates
 /// nothing: strings stay as borrowed literals until compared.
@@ -120,7 +135,7 @@ fn within_limits(request: Request, names: &impl Names) -> Result<Request, Error>
         Op::ToolSchema { tool } => (1, names.optional(tool)),
         // A call is judged against the catalog, whatever the provider's limits on declaring it;
         // a tool choice declares nothing.
-        Op::CheckCall { .. } | Op::ToolChoice { .. } => return Ok(request),
+        Op::CheckCall { .. } | Op::ToolChoice { .. } | Op::CheckTurn { .. } => return Ok(request),
     };
     if tools > catalog::ANTHROPIC_STRICT_TOOLS {
         return Err(Error::over_limit(
@@ -328,6 +343,7 @@ fn read(input: &[u8], tokens: &mut Tokenizer<'_>, names: &impl Names) -> Result<
     }
     let mut members: [Member<'_>; FIELD_NAMES.len()] = [None; FIELD_NAMES.len()];
     let mut call_end = 0;
+    let mut turn_end = 0;
     // The tool that `choice` names, when it is `{"tool":NAME}`.
     let mut forced = None;
     let close = loop {
@@ -350,16 +366,28 @@ fn read(input: &[u8], tokens: &mut Tokenizer<'_>, names: &impl Names) -> Result<
             }
             forced = Some(read_forced(tokens)?);
         }
+        if field == TURN && matches!(value.kind, Kind::ObjectStart | Kind::ArrayStart) {
+            if members[field].is_some() {
+                return Err(Error::duplicate_field(key.at, name));
+            }
+            turn_end = tokens.skip(value).map_err(|Stop| tokens.error())?;
+            members[field] = Some((key, value));
+            continue;
+        }
         let kind = if value.kind == Kind::False {
             Kind::True
         } else {
             value.kind
         };
         if kind != want && field != CHOICE {
+            let want = match field {
+                TURN => "an object or an array",
+                _ => want.described(),
+            };
             return Err(Error::wrong_type(
                 value.at,
                 name,
-                want.described(),
+                want,
                 value.kind.described(),
             ));
         }
@@ -369,7 +397,8 @@ fn read(input: &[u8], tokens: &mut Tokenizer<'_>, names: &impl Names) -> Result<
         members[field] = Some((key, value));
     };
 
-    understand(input, &members, forced, call_end, close.at, names)
+    let ends = (call_end, turn_end);
+    understand(input, &members, forced, ends, close.at, names)
 }
 
 /// Reads `choice`'s object after its `{`: one member, `tool`, a string. Returns that string.
@@ -402,7 +431,7 @@ fn understand(
     input: &[u8],
     members: &[Member<'_>; FIELD_NAMES.len()],
     forced: Option<Token<'_>>,
-    call_end: usize,
+    (call_end, turn_end): (usize, usize),
     close: usize,
     names: &impl Names,
 ) -> Result<Request, Error> {
@@ -414,13 +443,18 @@ fn understand(
         TOOL_SCHEMA => SCHEMA_FIELD,
         TOOL_LIST => LIST_FIELD,
         CHECK_CALL => CHECK_FIELD,
-        _ => CHOICE_FIELD,
+        TOOL_CHOICE => CHOICE_FIELD,
+        _ => TURN_FIELD,
     };
     // `choice` and `parallel` belong to `tool_choice` alone.
     if op_index != TOOL_CHOICE {
         if let Some((key, _)) = members[CHOICE].or(members[PARALLEL]) {
             return Err(Error::unknown_field(key.at, key.raw, expected));
         }
+    }
+    // `turn` belongs to `check_turn` alone.
+    if let (true, Some((key, _))) = (op_index != CHECK_TURN, members[TURN]) {
+        return Err(Error::unknown_field(key.at, key.raw, expected));
     }
     let tool = match (op_index == TOOL_SCHEMA, members[TOOL]) {
         (false, Some((key, _))) => return Err(Error::unknown_field(key.at, key.raw, expected)),
@@ -449,6 +483,31 @@ fn understand(
         let at = members[STRICT].map_or(close, |(key, _)| key.at);
         Error::unsupported(at, format.name())
     })?;
+    if op_index == CHECK_TURN {
+        let (_, value) = members[TURN].ok_or_else(|| Error::missing_field(close, "turn"))?;
+        if format == Format::Mcp {
+            let at = members[FORMAT].map_or(close, |(key, _)| key.at);
+            let reason = "an MCP tools/call carries one call; check it with check_call";
+            return Err(Error::refused(at, format.name(), reason));
+        }
+        let want = crate::turn::expected(format);
+        let kind = match want {
+            "an object" => Kind::ObjectStart,
+            _ => Kind::ArrayStart,
+        };
+        if value.kind != kind {
+            let found = value.kind.described();
+            return Err(Error::wrong_type(value.at, "turn", want, found));
+        }
+        let turn = Span {
+            at: value.at,
+            end: turn_end,
+        };
+        return Ok(Request {
+            op: Op::CheckTurn { turn },
+            shape,
+        });
+    }
     if op_index == TOOL_CHOICE {
         return tool_choice(members, forced, close, format, names).map(|op| Request { op, shape });
     }

@@ -6,6 +6,7 @@ use crate::error::Error;
 use crate::quick_call;
 use crate::request::{self, Op, Request};
 use crate::tool_choice::{self, Choice};
+use crate::turn::{self, WithoutNewline};
 use crate::verdict;
 use crate::wire::Shape;
 use crate::writer;
@@ -53,28 +54,34 @@ pub fn respond(input: &[u8], out: &mut impl Write) -> Result<(), Error> {
         }
     };
     answer(
+        input,
         request,
         &Compiled,
         writer::COMPILED,
         Cow::Borrowed,
         out,
         |call, shape, out| verdict::answer(input, call, shape, out),
+        |call, shape, out| verdict::answer(input, call, shape, out),
     )
 }
 
-/// Answers a request understood: a declaration or the list from `declarations`, a call
-/// through `check`. The one dispatch, for the compiled-in catalog and for one read at run time.
+/// Answers a request understood (`input`'s): a declaration or the list from `declarations`, a
+/// call through `check`, each call of a turn through `check_in_turn` (the same checker, writing
+/// through `turn.rs`'s writer), a tool choice through `tool_choice.rs`. The one dispatch, for the compiled-in catalog and for one read at run time.
 /// `keep` turns a reason a shape cannot express a tool into one an error can hold: the
 /// compiled-in catalog's are `'static`; a run-time catalog's are copied, the one allocation its
 /// requests can make, and only for that refusal.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // the one dispatch takes each catalog's own parts
 pub(crate) fn answer<'d, W: Write>(
+    input: &[u8],
     request: Request,
     names: &impl Names,
     declarations: Declarations<'d>,
     keep: impl Fn(&'d str) -> Cow<'static, str>,
     out: &mut W,
     check: impl FnOnce(&Call, Shape, &mut W) -> std::io::Result<()>,
+    check_in_turn: impl FnMut(&Call, Shape, &mut WithoutNewline<'_, W>) -> std::io::Result<()>,
 ) -> Result<(), Error> {
     let not_expressible = |tool: usize, reason: &'d str| {
         let shape = request.shape;
@@ -99,6 +106,13 @@ pub(crate) fn answer<'d, W: Write>(
             declarations.write_list(out, request.shape)
         }
         Op::CheckCall { call } => check(&call, request.shape, out),
+        Op::CheckTurn { turn } => {
+            let shape = request.shape;
+            let mut check = check_in_turn;
+            turn::answer(input, turn, shape.format(), out, |call, out| {
+                check(call, shape, out)
+            })?
+        }
         Op::ToolChoice { choice, parallel } => {
             // A tool the shape cannot declare is not in the tools sent, and cannot be forced.
             let name = match choice {

@@ -218,11 +218,16 @@ impl RuntimeCatalog {
         // (a stream's `use_catalog`) while the error lives.
         let keep = |reason: &str| Cow::Owned(reason.to_owned());
         respond::answer(
+            input,
             request,
             self,
             declarations,
             keep,
             out,
+            |call, shape, out| {
+                let model = self.view();
+                verdict::answer_any(input, call, shape, out, self, model, &patterns, &self.flat)
+            },
             |call, shape, out| {
                 let model = self.view();
                 verdict::answer_any(input, call, shape, out, self, model, &patterns, &self.flat)

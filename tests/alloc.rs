@@ -75,6 +75,14 @@ fn requests() -> Vec<Vec<u8>> {
         br#"{"op":"tool_choice","format":"gemini","choice":"auto","parallel":true}"#,
     ];
     all.extend(errors.iter().map(|e| e.to_vec()));
+    let turns = [
+        r#"{"op":"check_turn","turn":{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"x\"}"}},{"id":"b","type":"function","function":{"name":"write_file","arguments":"{\"path\":1}"}}]}}"#,
+        r#"{"op":"check_turn","format":"openai_responses","turn":[{"type":"reasoning"},{"type":"function_call","call_id":"c","name":"patch_file","arguments":"{}"}]}"#,
+        r#"{"op":"check_turn","format":"anthropic","strict":true,"turn":[{"type":"text","text":"x"},{"type":"tool_use","id":"t","name":"read_file","input":{"path":"é"}}]}"#,
+        r#"{"op":"check_turn","format":"gemini","turn":{"parts":[{"functionCall":{"name":"nope"}}]}}"#,
+        r#"{"op":"check_turn","format":"anthropic","turn":[{"type":"tool_use","id":"t","name":"read_file"}]}"#,
+    ];
+    all.extend(turns.iter().map(|turn| turn.as_bytes().to_vec()));
     for format in ["openai", "openai_responses", "anthropic", "gemini"] {
         for choice in [
             r#""auto""#,

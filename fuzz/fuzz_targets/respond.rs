@@ -1,6 +1,7 @@
 //! Arbitrary bytes through `respond`: it never panics; a declaration or a tool choice is one of
-//! the golden files, byte for byte, and a `check_call` answer is one line of JSON with a verdict; an error wrote
-//! nothing and carries a documented code. (Debug builds also check every call that the quick
+//! the golden files, byte for byte, and a `check_call` (or `check_turn`) answer is one line of
+//! JSON with a verdict (or a list of them); an error wrote nothing and carries a documented
+//! code. (Debug builds also check every call that the quick
 //! path answers against the general path, byte for byte.)
 #![no_main]
 
@@ -56,6 +57,16 @@ fuzz_target!(|data: &[u8]| {
                 !ok,
                 answer.get("errors").is_some() && answer.get("reply").is_some()
             );
+        }
+        Ok(()) if out.starts_with(b"{\"calls\":[") => {
+            // A turn's verdicts: one line, each element a verdict.
+            assert!(out.ends_with(b"]}\n"), "one line");
+            assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 1, "one line");
+            let answer: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+            for verdict in answer["calls"].as_array().expect("calls") {
+                let ok = verdict["ok"].as_bool().expect("a verdict");
+                assert_eq!(ok, verdict.get("arguments").is_some());
+            }
         }
         Ok(()) => assert!(goldens().contains(&out), "an answer that is no golden file"),
         Err(err) => {
