@@ -31,6 +31,9 @@ mod number;
 #[path = "src/regex.rs"]
 mod regex;
 #[allow(dead_code)]
+#[path = "src/review.rs"]
+mod review;
+#[allow(dead_code)]
 #[path = "src/schema.rs"]
 mod schema;
 #[allow(dead_code)]
@@ -51,6 +54,7 @@ use std::path::{Path, PathBuf};
 
 fn main() {
     println!("cargo:rerun-if-env-changed=TOOL_SCHEMA_CATALOG");
+    println!("cargo:rerun-if-env-changed=TOOL_SCHEMA_REVIEW");
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let path = match std::env::var_os("TOOL_SCHEMA_CATALOG") {
         Some(path) if !path.is_empty() => {
@@ -76,6 +80,7 @@ fn main() {
     let catalog = catalog_file::read(&bytes).unwrap_or_else(|err| fail(&format!("{shown}: {err}")));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo"));
     let model = catalog;
+    review(&model, &shown);
     write(
         &out.join("catalog.rs"),
         catalog_file::rust_tables(&model, &shown).as_bytes(),
@@ -84,6 +89,33 @@ fn main() {
     write(&out.join("rendered.bin"), &rendered.bytes);
     let tools = model.tools.len();
     write(&out.join("layout.rs"), layout(&rendered, tools).as_bytes());
+}
+
+/// The catalog review (`src/review.rs`), when `TOOL_SCHEMA_REVIEW` asks for it: `warn` prints
+/// each finding as a cargo warning, `strict` fails the build on any.
+fn review(model: &schema::OwnedModel, shown: &str) {
+    let strict = match std::env::var("TOOL_SCHEMA_REVIEW").as_deref() {
+        Ok("warn") => false,
+        Ok("strict") => true,
+        Ok("") | Err(_) => return,
+        Ok(other) => fail(&format!(
+            "TOOL_SCHEMA_REVIEW must be warn or strict, found {other:?}"
+        )),
+    };
+    let findings = review::review(model.model());
+    for finding in &findings {
+        if strict {
+            eprintln!("error: {shown}: {finding}");
+        } else {
+            println!("cargo:warning={shown}: {finding}");
+        }
+    }
+    if strict && !findings.is_empty() {
+        fail(&format!(
+            "{shown}: {} review findings (TOOL_SCHEMA_REVIEW=strict)",
+            findings.len()
+        ));
+    }
 }
 
 fn write(path: &Path, bytes: &[u8]) {

@@ -408,7 +408,7 @@ fn read_tool_fields(
         ));
     }
     let title = optional_string(field("title"), "/title")?;
-    let (hints, annotations_title) = read_hints(field("annotations"))?;
+    let (hints, stated, annotations_title) = read_hints(field("annotations"))?;
     let [read_only, destructive, idempotent, open_world] = hints;
     let json_field = |key: &str, want: &str| -> Result<Option<String>, SchemaError> {
         match field(key) {
@@ -448,6 +448,7 @@ fn read_tool_fields(
             destructive,
             idempotent,
             open_world,
+            stated,
         },
         title: title.map(|text| model.text(&text)),
         annotations_title: annotations_title.map(|text| model.text(&text)),
@@ -493,7 +494,9 @@ fn optional_string(node: Option<&Node<'_>>, pointer: &str) -> Result<Option<Stri
 /// destructiveHint is "meaningful only when readOnlyHint == false", so a read-only tool's
 /// absent destructiveHint is false here, and an explicit true is refused. `ToolAnnotations`
 /// also has a `title`, kept as given.
-fn read_hints(annotations: Option<&Node<'_>>) -> Result<([bool; 4], Option<String>), SchemaError> {
+fn read_hints(
+    annotations: Option<&Node<'_>>,
+) -> Result<([bool; 4], bool, Option<String>), SchemaError> {
     const HINTS: [&str; 4] = [
         "readOnlyHint",
         "destructiveHint",
@@ -556,6 +559,7 @@ fn read_hints(annotations: Option<&Node<'_>>) -> Result<([bool; 4], Option<Strin
             hints[2].unwrap_or(false),
             hints[3].unwrap_or(true),
         ],
+        hints.iter().any(Option::is_some),
         title,
     ))
 }
@@ -1746,7 +1750,7 @@ pub fn rust_tables(model: &OwnedModel, source: &str) -> String {
         let _ = writeln!(
             out,
             "Tool {{ name: {}, description: {}, input: {}, hints: Hints {{ read_only: {}, \
-             destructive: {}, idempotent: {}, open_world: {} }}, title: {}, \
+             destructive: {}, idempotent: {}, open_world: {}, stated: {} }}, title: {}, \
              annotations_title: {}, output: {:?}, icons: {}, execution: {}, meta: {}, \
              flat: {} }},",
             span(tool.name),
@@ -1756,6 +1760,7 @@ pub fn rust_tables(model: &OwnedModel, source: &str) -> String {
             hints.destructive,
             hints.idempotent,
             hints.open_world,
+            hints.stated,
             option(tool.title, span),
             option(tool.annotations_title, span),
             tool.output,

@@ -70,6 +70,7 @@ mod quick_call;
 pub mod regex;
 mod request;
 mod respond;
+pub mod review;
 mod runtime;
 pub mod schema;
 mod sink;

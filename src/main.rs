@@ -41,6 +41,12 @@ requests:
 --catalog PATH: read the tools from the catalog file PATH (an MCP tools/list array) instead
   of the compiled-in catalog, by the build's rules; a refused file is bad_catalog, exit 1.
 
+--review: the catalog review instead of a request: risky or vague design (commands, privilege
+  flags, secrets, open URLs and paths, permissive objects, missing bounds, choices without an
+  enum, descriptions that never say when not to use a tool, unsaid side effects), one line per
+  finding, TOOL POINTER RULE: message, sorted. Exit 0; with --strict, exit 1 on any finding.
+  With --catalog, the file's tools; otherwise the compiled-in catalog's.
+
 --stream: one request per line, one response line per request, until end of input; an error
   is the line {\"error\":{\"code\":C,\"message\":M}} and the stream goes on. Blank lines are
   skipped. {\"op\":\"use_catalog\",\"path\":P} reads the catalog file P for the lines after
@@ -85,12 +91,14 @@ fn main() -> ExitCode {
         }
         return finish(write_stdout(text.as_bytes()));
     }
-    // [--catalog PATH] [--stream], in either order, each at most once.
-    let (mut stream, mut catalog) = (false, None);
+    // [--catalog PATH] [--stream | --review [--strict]], in any order, each at most once.
+    let (mut stream, mut catalog, mut review, mut strict) = (false, None, false, false);
     let mut next = Some(first);
     while let Some(arg) = next {
         match arg.to_str() {
             Some("--stream") if !stream => stream = true,
+            Some("--review") if !review => review = true,
+            Some("--strict") if !strict => strict = true,
             Some("--catalog") if catalog.is_none() => match args.next() {
                 Some(path) => catalog = Some(path),
                 None => return usage_error(),
@@ -98,6 +106,9 @@ fn main() -> ExitCode {
             _ => return usage_error(),
         }
         next = args.next();
+    }
+    if (review && stream) || (strict && !review) {
+        return usage_error();
     }
     let catalog = match catalog {
         None => None,
@@ -110,6 +121,9 @@ fn main() -> ExitCode {
             }
         },
     };
+    if review {
+        return review_catalog(catalog.as_ref(), strict);
+    }
     if stream {
         return finish(serve_catalog(
             &mut io::stdin().lock(),
@@ -118,6 +132,32 @@ fn main() -> ExitCode {
         ));
     }
     finish(run(catalog.as_ref()))
+}
+
+/// `--review`: the catalog review's findings, one line each, on standard output. Exit status 0,
+/// or 1 with `--strict` when there is any finding (or when standard output fails).
+fn review_catalog(catalog: Option<&RuntimeCatalog>, strict: bool) -> ExitCode {
+    let findings = match catalog {
+        Some(catalog) => catalog.review(),
+        None => tool_schema::review::review(tool_schema::catalog::MODEL),
+    };
+    let mut text = String::new();
+    for finding in &findings {
+        text.push_str(&finding.to_string());
+        text.push('\n');
+    }
+    if let Err(err) = write_stdout(text.as_bytes()) {
+        return finish(Err(err));
+    }
+    if strict && !findings.is_empty() {
+        let _ = writeln!(
+            io::stderr(),
+            "tool-schema: review: {} findings (--strict)",
+            findings.len()
+        );
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
 }
 
 fn usage_error() -> ExitCode {

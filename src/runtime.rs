@@ -167,6 +167,11 @@ impl RuntimeCatalog {
         RuntimeCatalog::from_bytes(&bytes).map_err(|err| format!("{shown}: {err}"))
     }
 
+    /// The catalog review's findings (`review.rs`), sorted by tool, then pointer, then rule.
+    pub fn review(&self) -> Vec<crate::review::Finding> {
+        crate::review::review(self.view())
+    }
+
     /// How many tools.
     pub fn len(&self) -> usize {
         self.model.tools.len()

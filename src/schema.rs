@@ -348,6 +348,9 @@ pub struct Hints {
     /// `openWorldHint`: the tool reaches an open world of outside entities (the web, say), not
     /// only a closed domain.
     pub open_world: bool,
+    /// Whether the catalog stated any of the four, rather than leaving all to MCP's defaults:
+    /// what the catalog review's `side-effects` rule asks.
+    pub stated: bool,
 }
 
 /// One schema node: every keyword the catalog gave it, resolved to the model's tables. A keyword

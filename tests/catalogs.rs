@@ -694,3 +694,57 @@ fn serde_string(text: &str) -> String {
     out.push('"');
     out
 }
+
+/// `TOOL_SCHEMA_REVIEW`: `warn` builds and shows each finding as a cargo warning, `strict` fails
+/// the build on them, and a clean catalog builds under `strict`.
+#[test]
+fn a_build_can_run_the_catalog_review() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("review-build");
+    std::fs::create_dir_all(&dir).unwrap();
+    let risky = dir.join("risky.json");
+    std::fs::write(
+        &risky,
+        r#"[{"name":"run","description":"Runs it. Only for builds.","annotations":{"readOnlyHint":false},
+           "inputSchema":{"type":"object","additionalProperties":false,
+           "properties":{"command":{"type":"string","maxLength":100}}}}]"#,
+    )
+    .unwrap();
+    let finding = "run /inputSchema/properties/command command-execution: ";
+    // Without --quiet, which hides a build script's warnings.
+    let warn = cargo(&["build", "--bin", "tool-schema"], "review")
+        .env("TOOL_SCHEMA_CATALOG", &risky)
+        .env("TOOL_SCHEMA_REVIEW", "warn")
+        .output()
+        .expect("cargo runs");
+    assert_cargo_succeeded(&warn, "a build with TOOL_SCHEMA_REVIEW=warn");
+    let stderr = String::from_utf8_lossy(&warn.stderr);
+    assert!(
+        stderr.contains("warning: tool-schema") && stderr.contains(finding),
+        "{stderr}"
+    );
+    let strict = cargo(&BUILD, "review")
+        .env("TOOL_SCHEMA_CATALOG", &risky)
+        .env("TOOL_SCHEMA_REVIEW", "strict")
+        .output()
+        .expect("cargo runs");
+    assert!(!strict.status.success());
+    let stderr = String::from_utf8_lossy(&strict.stderr);
+    assert!(
+        stderr.contains(finding) && stderr.contains("1 review findings"),
+        "{stderr}"
+    );
+    let clean = dir.join("clean.json");
+    std::fs::write(
+        &clean,
+        r#"[{"name":"run","description":"Runs it. Only for builds.","annotations":{"readOnlyHint":false},
+           "inputSchema":{"type":"object","additionalProperties":false,
+           "properties":{"target":{"type":"string","enum":["build","test"]}}}}]"#,
+    )
+    .unwrap();
+    let out = cargo(&BUILD, "review")
+        .env("TOOL_SCHEMA_CATALOG", &clean)
+        .env("TOOL_SCHEMA_REVIEW", "strict")
+        .output()
+        .expect("cargo runs");
+    assert_cargo_succeeded(&out, "a clean catalog under TOOL_SCHEMA_REVIEW=strict");
+}
