@@ -39,6 +39,10 @@ const REQUESTS: &[&[u8]] = &[
     b"\xFF",
     br#"{"op":"tool_schema","tool":"write_file","format":"gemini","strict":true}"#,
     br#"{"op":"tool_schema","tool":"write_file","format":"openai_responses"}"#,
+    br#"{"op":"tool_choice","format":"anthropic","choice":{"tool":"read_file"},"parallel":false}"#,
+    br#"{"op":"tool_choice","format":"mcp","choice":"auto"}"#,
+    br#"{"op":"check_turn","format":"anthropic","turn":[{"type":"text","text":"x"},{"type":"tool_use","id":"t","name":"read_file","input":{"path":1}}]}"#,
+    br#"{"op":"check_turn","format":"gemini","turn":{"role":"model"}}"#,
 ];
 
 #[test]
