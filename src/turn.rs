@@ -108,22 +108,12 @@ fn walk(
                 Format::Anthropic => "tool_use",
                 _ => "function_call",
             };
-            loop {
-                let item = next(&mut tokens, base)?;
-                match item.kind {
-                    Kind::ArrayEnd => return Ok(()),
-                    Kind::ObjectStart => {}
-                    kind => return Err(wrong(base, item, "turn[]", "an object", kind)),
-                }
-                let end = tokens.skip(item).map_err(|Stop| error(&tokens, base))?;
-                let span = Span {
-                    at: base + item.at,
-                    end: base + end,
-                };
+            elements(&mut tokens, base, "turn[]", &mut |span| {
                 if type_is(request, span, wanted)? {
                     found(span)?;
                 }
-            }
+                Ok(())
+            })
         }
         // The candidate's content: its `parts`, each of which may hold a `functionCall`, "A
         // predicted [FunctionCall] returned from the model"
@@ -136,18 +126,7 @@ fn walk(
             if parts.kind != Kind::ArrayStart {
                 return Err(wrong(base, parts, "turn.parts", "an array", parts.kind));
             }
-            loop {
-                let part = next(&mut tokens, base)?;
-                match part.kind {
-                    Kind::ArrayEnd => return Ok(()),
-                    Kind::ObjectStart => {}
-                    kind => return Err(wrong(base, part, "turn.parts[]", "an object", kind)),
-                }
-                let end = tokens.skip(part).map_err(|Stop| error(&tokens, base))?;
-                let span = Span {
-                    at: base + part.at,
-                    end: base + end,
-                };
+            elements(&mut tokens, base, "turn.parts[]", &mut |span| {
                 let mut inner = Tokenizer::new(&request[span.at..span.end]);
                 let open = next(&mut inner, span.at)?;
                 if let Some(call) = member(&mut inner, span.at, open, "functionCall")? {
@@ -161,7 +140,8 @@ fn walk(
                         end: span.at + end,
                     })?;
                 }
-            }
+                Ok(())
+            })
         }
         // MCP's tools/call carries one call: the request reader refuses check_turn for it.
         Format::Mcp => Ok(()),
