@@ -499,13 +499,9 @@ fn understand(
             return Err(Error::refused(at, format.name(), reason));
         }
         let want = crate::turn::expected(format);
-        let kind = match want {
-            "an object" => Kind::ObjectStart,
-            _ => Kind::ArrayStart,
-        };
-        if value.kind != kind {
+        if value.kind != want {
             let found = value.kind.described();
-            return Err(Error::wrong_type(value.at, "turn", want, found));
+            return Err(Error::wrong_type(value.at, "turn", want.described(), found));
         }
         let turn = Span {
             at: value.at,

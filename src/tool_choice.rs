@@ -80,17 +80,18 @@ pub(crate) fn write(
             }
             out.write_all(b"\"tool_choice\":")?;
             match (choice, format) {
-                (Choice::Tool(_), Format::OpenAi) => {
-                    out.write_all(b"{\"function\":{\"name\":\"")?;
-                    out.write_all(name.as_bytes())?;
-                    out.write_all(b"\"},\"type\":\"function\"}")?;
-                }
+                (Choice::Tool(_), Format::OpenAi) => named(
+                    out,
+                    b"{\"function\":{\"name\":\"",
+                    name,
+                    b"\"},\"type\":\"function\"}",
+                )?,
                 (Choice::Tool(_), _) => {
-                    out.write_all(b"{\"name\":\"")?;
-                    out.write_all(name.as_bytes())?;
-                    out.write_all(b"\",\"type\":\"function\"}")?;
+                    named(out, b"{\"name\":\"", name, b"\",\"type\":\"function\"}")?
                 }
-                (word, _) => write_word(out, word)?,
+                (Choice::Auto, _) => out.write_all(b"\"auto\"")?,
+                (Choice::None, _) => out.write_all(b"\"none\"")?,
+                (Choice::Required, _) => out.write_all(b"\"required\"")?,
             }
             out.write_all(b"}\n")
         }
@@ -110,11 +111,7 @@ pub(crate) fn write(
                 Choice::Auto => out.write_all(b"\"type\":\"auto\"")?,
                 Choice::None => out.write_all(b"\"type\":\"none\"")?,
                 Choice::Required => out.write_all(b"\"type\":\"any\"")?,
-                Choice::Tool(_) => {
-                    out.write_all(b"\"name\":\"")?;
-                    out.write_all(name.as_bytes())?;
-                    out.write_all(b"\",\"type\":\"tool\"")?;
-                }
+                Choice::Tool(_) => named(out, b"\"name\":\"", name, b"\",\"type\":\"tool\"")?,
             }
             out.write_all(b"}}\n")
         }
@@ -127,11 +124,12 @@ pub(crate) fn write(
                 Choice::Auto => out.write_all(b"\"mode\":\"AUTO\"")?,
                 Choice::None => out.write_all(b"\"mode\":\"NONE\"")?,
                 Choice::Required => out.write_all(b"\"mode\":\"ANY\"")?,
-                Choice::Tool(_) => {
-                    out.write_all(b"\"allowedFunctionNames\":[\"")?;
-                    out.write_all(name.as_bytes())?;
-                    out.write_all(b"\"],\"mode\":\"ANY\"")?;
-                }
+                Choice::Tool(_) => named(
+                    out,
+                    b"\"allowedFunctionNames\":[\"",
+                    name,
+                    b"\"],\"mode\":\"ANY\"",
+                )?,
             }
             out.write_all(b"}}}\n")
         }
@@ -140,11 +138,9 @@ pub(crate) fn write(
     }
 }
 
-/// OpenAI's word for a choice that names no tool.
-fn write_word(out: &mut impl Write, choice: Choice) -> io::Result<()> {
-    out.write_all(match choice {
-        Choice::Auto => b"\"auto\"",
-        Choice::None => b"\"none\"",
-        _ => b"\"required\"",
-    })
+/// A forced tool's form: its name between the format's bytes before and after it.
+fn named(out: &mut impl Write, before: &[u8], name: &str, after: &[u8]) -> io::Result<()> {
+    out.write_all(before)?;
+    out.write_all(name.as_bytes())?;
+    out.write_all(after)
 }

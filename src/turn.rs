@@ -22,18 +22,18 @@ use std::io::{self, Write};
 /// number a handful; 128 bounds the work of one request whatever the turn holds.
 pub const MAX_TURN_CALLS: usize = 128;
 
-/// What the turn must be in `format`, for an error's message.
-pub(crate) fn expected(format: Format) -> &'static str {
+/// What the turn must be in `format`: an object or an array.
+pub(crate) fn expected(format: Format) -> Kind {
     match format {
-        Format::OpenAi | Format::Gemini => "an object",
-        _ => "an array",
+        Format::OpenAi | Format::Gemini => Kind::ObjectStart,
+        _ => Kind::ArrayStart,
     }
 }
 
 /// Writes the answer to a `check_turn` over the turn at `turn` in `request`:
 /// `{"calls":[V,...]}` and a newline, each V what `check` writes for one call, less its newline.
-/// The whole turn is checked first (every call's envelope, and at most [`MAX_TURN_CALLS`] of
-/// them), so that an error is found before anything is written.
+/// The turn is read whole first (every call's envelope, at most [`MAX_TURN_CALLS`] of them, kept
+/// in a fixed array), so that an error is found before anything is written.
 pub(crate) fn answer<W: Write>(
     request: &[u8],
     turn: Span,
@@ -41,29 +41,32 @@ pub(crate) fn answer<W: Write>(
     out: &mut W,
     mut check: impl FnMut(&Call, &mut WithoutNewline<'_, W>) -> io::Result<()>,
 ) -> Result<io::Result<()>, Error> {
+    const NO_CALL: Call = Call {
+        name: Span { at: 0, end: 0 },
+        id: None,
+        arguments: call::Arguments::Absent,
+    };
+    let mut calls = [NO_CALL; MAX_TURN_CALLS];
     let mut count = 0;
     walk(request, turn, format, &mut |span| {
+        let slot = calls
+            .get_mut(count)
+            .ok_or_else(|| Error::too_many_calls(span.at, MAX_TURN_CALLS))?;
+        *slot = call::read(request, span, format)?;
         count += 1;
-        if count > MAX_TURN_CALLS {
-            return Err(Error::too_many_calls(span.at, MAX_TURN_CALLS));
-        }
-        call::read(request, span, format).map(|_| ())
-    })?;
-    let mut written = out.write_all(b"{\"calls\":[");
-    let mut first = true;
-    walk(request, turn, format, &mut |span| {
-        let call = call::read(request, span, format)?;
-        if written.is_ok() {
-            if !std::mem::take(&mut first) {
-                written = out.write_all(b",");
-            }
-            if written.is_ok() {
-                written = check(&call, &mut WithoutNewline::new(out));
-            }
-        }
         Ok(())
     })?;
-    Ok(written.and_then(|()| out.write_all(b"]}\n")))
+    let mut write = |out: &mut W| -> io::Result<()> {
+        out.write_all(b"{\"calls\":[")?;
+        for (i, call) in calls[..count].iter().enumerate() {
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            check(call, &mut WithoutNewline::new(out))?;
+        }
+        out.write_all(b"]}\n")
+    };
+    Ok(write(out))
 }
 
 /// Calls `found` with the span of each call's envelope in the turn.
