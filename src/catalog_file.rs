@@ -1857,101 +1857,140 @@ fn node_expression(node: &Schema) -> String {
         "Schema {{ types: Types({}), type_form: TypeForm::{:?}, boolean: {:?}, ",
         node.types.0, node.type_form, node.boolean
     );
-    let mut field = |name: &str, value: String| {
-        if value != "None" {
-            let _ = write!(out, "{name}: {value}, ");
-        }
-    };
-    field("description", option(node.description, span));
-    field("nullable", format!("{:?}", node.nullable));
-    field("enumeration", option(node.enumeration, run));
-    field("any_of", option(node.any_of, run));
+    field(&mut out, "description", option(node.description, span));
+    field(&mut out, "nullable", format!("{:?}", node.nullable));
+    field(&mut out, "enumeration", option(node.enumeration, run));
+    field(&mut out, "any_of", option(node.any_of, run));
     field(
+        &mut out,
         "reference",
         option(node.reference, |(text, id)| {
             format!("({}, {id})", span(text))
         }),
     );
-    field("properties", run(node.properties));
-    field("has_properties", format!("{}", node.has_properties));
-    field("has_required", format!("{}", node.has_required));
-    field("additional", format!("{:?}", node.additional));
-    field("items", format!("{:?}", node.items));
-    field("unique_items", format!("{:?}", node.unique_items));
-    field("pattern", option(node.pattern, span));
-    field("format", option(node.format, span));
-    field("rare", format!("{}", node.rare));
-    field("annotations", format!("{}", node.annotations));
+    field(&mut out, "properties", run(node.properties));
+    field(
+        &mut out,
+        "has_properties",
+        format!("{}", node.has_properties),
+    );
+    field(&mut out, "has_required", format!("{}", node.has_required));
+    field(&mut out, "additional", format!("{:?}", node.additional));
+    field(&mut out, "items", format!("{:?}", node.items));
+    field(&mut out, "unique_items", format!("{:?}", node.unique_items));
+    field(&mut out, "pattern", option(node.pattern, span));
+    field(&mut out, "format", option(node.format, span));
+    field(&mut out, "rare", format!("{}", node.rare));
+    field(&mut out, "annotations", format!("{}", node.annotations));
     let _ = write!(out, "..Schema::of(Type::{:?}) }}", node.ty);
     out
 }
 
 fn annotations_expression(annotations: &Annotations) -> String {
     let mut out = String::from("Annotations { ");
-    let mut field = |name: &str, value: String| {
-        if value != "None" {
-            let _ = write!(out, "{name}: {value}, ");
-        }
-    };
-    field("title", option(annotations.title, span));
-    field("comment", option(annotations.comment, span));
+    field(&mut out, "title", option(annotations.title, span));
+    field(&mut out, "comment", option(annotations.comment, span));
     field(
+        &mut out,
         "default",
         option(annotations.default, |v| scalar_expression(&v)),
     );
-    field("examples", option(annotations.examples, span));
-    field("deprecated", format!("{:?}", annotations.deprecated));
-    field("read_only", format!("{:?}", annotations.read_only));
-    field("write_only", format!("{:?}", annotations.write_only));
-    field("dialect", option(annotations.dialect, span));
+    field(&mut out, "examples", option(annotations.examples, span));
+    field(
+        &mut out,
+        "deprecated",
+        format!("{:?}", annotations.deprecated),
+    );
+    field(
+        &mut out,
+        "read_only",
+        format!("{:?}", annotations.read_only),
+    );
+    field(
+        &mut out,
+        "write_only",
+        format!("{:?}", annotations.write_only),
+    );
+    field(&mut out, "dialect", option(annotations.dialect, span));
     out.push_str("..Annotations::NONE }");
     out
 }
 
 fn rare_expression(rare: &Rare) -> String {
     let mut out = String::from("Rare { ");
-    let mut field = |name: &str, value: String| {
-        if value != "None" {
-            let _ = write!(out, "{name}: {value}, ");
-        }
-    };
-    field("constant", option(rare.constant, |v| scalar_expression(&v)));
-    field("one_of", option(rare.one_of, run));
-    field("all_of", option(rare.all_of, run));
-    field("discriminator", option(rare.discriminator, span));
     field(
+        &mut out,
+        "constant",
+        option(rare.constant, |v| scalar_expression(&v)),
+    );
+    field(&mut out, "one_of", option(rare.one_of, run));
+    field(&mut out, "all_of", option(rare.all_of, run));
+    field(&mut out, "discriminator", option(rare.discriminator, span));
+    field(
+        &mut out,
         "definitions",
         option(rare.definitions, |(keyword, defs)| {
             format!("(DefsKeyword::{keyword:?}, {})", run(defs))
         }),
     );
-    field("property_names", format!("{:?}", rare.property_names));
-    field("min_properties", format!("{:?}", rare.min_properties));
-    field("max_properties", format!("{:?}", rare.max_properties));
     field(
+        &mut out,
+        "property_names",
+        format!("{:?}", rare.property_names),
+    );
+    field(
+        &mut out,
+        "min_properties",
+        format!("{:?}", rare.min_properties),
+    );
+    field(
+        &mut out,
+        "max_properties",
+        format!("{:?}", rare.max_properties),
+    );
+    field(
+        &mut out,
         "prefix_items",
         option(rare.prefix_items, |(form, items)| {
             format!("(TupleForm::{form:?}, {})", run(items))
         }),
     );
-    field("additional_items", format!("{:?}", rare.additional_items));
-    field("min_items", format!("{:?}", rare.min_items));
-    field("max_items", format!("{:?}", rare.max_items));
-    field("min_length", format!("{:?}", rare.min_length));
-    field("max_length", format!("{:?}", rare.max_length));
-    field("minimum", option(rare.minimum, number_expression));
-    field("maximum", option(rare.maximum, number_expression));
     field(
+        &mut out,
+        "additional_items",
+        format!("{:?}", rare.additional_items),
+    );
+    field(&mut out, "min_items", format!("{:?}", rare.min_items));
+    field(&mut out, "max_items", format!("{:?}", rare.max_items));
+    field(&mut out, "min_length", format!("{:?}", rare.min_length));
+    field(&mut out, "max_length", format!("{:?}", rare.max_length));
+    field(&mut out, "minimum", option(rare.minimum, number_expression));
+    field(&mut out, "maximum", option(rare.maximum, number_expression));
+    field(
+        &mut out,
         "exclusive_minimum",
         option(rare.exclusive_minimum, number_expression),
     );
     field(
+        &mut out,
         "exclusive_maximum",
         option(rare.exclusive_maximum, number_expression),
     );
-    field("multiple_of", option(rare.multiple_of, number_expression));
+    field(
+        &mut out,
+        "multiple_of",
+        option(rare.multiple_of, number_expression),
+    );
     out.push_str("..Rare::NONE }");
     out
+}
+
+/// One field of a struct literal, `name: value, `, unless the value is `None` (the default that
+/// `..Schema::of`, `..Rare::NONE` and `..Annotations::NONE` give).
+fn field(out: &mut String, name: &str, value: String) {
+    if value != "None" {
+        let _ = write!(out, "{name}: {value}, ");
+    }
 }
 
 fn scalar_expression(value: &Scalar) -> String {
