@@ -639,12 +639,18 @@ pub(crate) fn backslash_from(bytes: &[u8], i: usize) -> usize {
     byte_from::<b'\\'>(bytes, i)
 }
 
+/// The high bit of each byte of `word` (little-endian) that is `BYTE`: exact for the lowest.
+#[inline(always)]
+pub(crate) const fn has_byte<const BYTE: u8>(word: u64) -> u64 {
+    has_zero(word ^ (ONES * BYTE as u64))
+}
+
 /// The offset of the first `BYTE` in `bytes` from `i` on, or the length, eight bytes at a time.
 #[inline(always)]
 pub(crate) fn byte_from<const BYTE: u8>(bytes: &[u8], mut i: usize) -> usize {
     while let Some(word) = bytes.get(i..i + 8) {
         let word = u64::from_le_bytes(<[u8; 8]>::try_from(word).unwrap_or([0; 8]));
-        let flags = has_zero(word ^ (ONES * BYTE as u64));
+        let flags = has_byte::<BYTE>(word);
         if flags != 0 {
             return i + (flags.trailing_zeros() / 8) as usize;
         }
