@@ -287,6 +287,16 @@ fn main() {
         if !case.label.contains(&filter) {
             continue;
         }
+        // For profiling one call outside the bench: each request as its own file.
+        if let Some(dir) = std::env::var_os("CALLS_DUMP") {
+            let name: String = case
+                .label
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            std::fs::write(Path::new(&dir).join(format!("{name}.json")), &case.request).unwrap();
+            continue;
+        }
         let file = std::fs::read(root.join(case.catalog)).unwrap();
         let runtime = tool_schema::RuntimeCatalog::from_bytes(&file).unwrap();
         let compiled =
