@@ -14,7 +14,7 @@
 //! request's level (it could spell a delimiter), and anything invalid.
 
 use crate::sink::escape;
-use crate::tokenizer::plain_run_end;
+use crate::tokenizer::{backslash_from, plain_run_end};
 use std::io::{self, Write};
 
 /// The offset of the delimiter that closes the string argument whose inside starts at `at`
@@ -135,20 +135,36 @@ pub(crate) fn write_inside<const TWICE: bool>(
     out: &mut impl Write,
     inside: &[u8],
 ) -> io::Result<()> {
-    // Eight bytes past the room: a word is stored whole before its backslash is looked for.
+    write_string::<TWICE>(out, inside, 0).map(drop)
+}
+
+/// Writes the inside of the string argument that starts at `start`, as [`inside_end`] accepted
+/// it, up to its closing delimiter (`\"` when `TWICE`, else `"`) or the text's end; the offset
+/// of that delimiter. Where a string ends is found by the same reading that writes it.
+pub(crate) fn write_string<const TWICE: bool>(
+    out: &mut impl Write,
+    text: &[u8],
+    start: usize,
+) -> io::Result<usize> {
+    // Up to the first escape the text is its canonical form, and often that is all of it.
+    let mut i = special_from::<TWICE>(text, start);
+    out.write_all(&text[start..i])?;
+    if is_end::<TWICE>(text, i) {
+        return Ok(i);
+    }
+    // Eight bytes past the room: a word is stored whole before its escape is looked for.
     let mut stage = [0u8; STAGE + 8];
     let mut o = 0;
-    let mut i = 0;
     loop {
-        // The plain run from `i`: each word stored, and kept up to its first backslash.
-        while let Some(word) = inside.get(i..i + 8) {
+        // The plain run from `i`: each word stored, and kept up to its first special byte.
+        while let Some(word) = text.get(i..i + 8) {
             if o > STAGE {
                 out.write_all(&stage[..o])?;
                 o = 0;
             }
             let word: [u8; 8] = word.try_into().unwrap_or([0; 8]);
             stage[o..o + 8].copy_from_slice(&word);
-            let flags = crate::tokenizer::has_byte::<b'\\'>(u64::from_le_bytes(word));
+            let flags = special::<TWICE>(u64::from_le_bytes(word));
             if flags != 0 {
                 let plain = (flags.trailing_zeros() / 8) as usize;
                 i += plain;
@@ -158,9 +174,12 @@ pub(crate) fn write_inside<const TWICE: bool>(
             i += 8;
             o += 8;
         }
-        if inside.len() - i < 8 {
+        if text.len() - i < 8 {
             // The last few bytes, one at a time.
-            while let Some(&byte) = inside.get(i).filter(|&&byte| byte != b'\\') {
+            while let Some(&byte) = text
+                .get(i)
+                .filter(|&&byte| byte != b'\\' && (TWICE || byte != b'"'))
+            {
                 if o >= STAGE {
                     out.write_all(&stage[..o])?;
                     o = 0;
@@ -170,8 +189,9 @@ pub(crate) fn write_inside<const TWICE: bool>(
                 i += 1;
             }
         }
-        if i >= inside.len() {
-            return out.write_all(&stage[..o]);
+        if is_end::<TWICE>(text, i) {
+            out.write_all(&stage[..o])?;
+            return Ok(i);
         }
         if o > STAGE {
             out.write_all(&stage[..o])?;
@@ -179,9 +199,55 @@ pub(crate) fn write_inside<const TWICE: bool>(
         }
         // An escape at `i`: its character, written as the canonical writer writes it (at most
         // six bytes, `\u001f`, which the eight spare bytes hold).
-        let (written, end) = escape_at::<TWICE>(inside, i, &mut stage[o..o + 8]);
+        let (written, end) = escape_at::<TWICE>(text, i, &mut stage[o..o + 8]);
         o += written;
-        i = end.min(inside.len());
+        i = end.min(text.len());
+    }
+}
+
+/// The high bit of each byte of `word` that may end a plain run: a backslash, and when escapes
+/// are spelled once, a quote.
+#[inline(always)]
+fn special<const TWICE: bool>(word: u64) -> u64 {
+    let backslashes = crate::tokenizer::has_byte::<b'\\'>(word);
+    if TWICE {
+        backslashes
+    } else {
+        backslashes | crate::tokenizer::has_byte::<b'"'>(word)
+    }
+}
+
+/// The offset of the first [`special`] byte from `i` on, or the text's length.
+#[inline]
+fn special_from<const TWICE: bool>(text: &[u8], i: usize) -> usize {
+    if TWICE {
+        return backslash_from(text, i);
+    }
+    let mut i = i;
+    while let Some(word) = text.get(i..i + 8) {
+        let flags = special::<TWICE>(u64::from_le_bytes(word.try_into().unwrap_or([0; 8])));
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while text
+        .get(i)
+        .is_some_and(|&byte| byte != b'\\' && byte != b'"')
+    {
+        i += 1;
+    }
+    i
+}
+
+/// Whether the string ends at `i`: the text's end, or its closing delimiter.
+#[inline(always)]
+fn is_end<const TWICE: bool>(text: &[u8], i: usize) -> bool {
+    match text.get(i) {
+        None => true,
+        Some(b'"') => !TWICE,
+        Some(b'\\') => TWICE && text.get(i + 1) == Some(&b'"'),
+        Some(_) => false,
     }
 }
 

@@ -65,6 +65,7 @@ mod error;
 mod escaped_value;
 pub mod format;
 mod layout;
+mod nested_value;
 pub mod number;
 mod quick_call;
 pub mod regex;

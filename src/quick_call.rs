@@ -20,6 +20,7 @@ use crate::call::Call;
 use crate::catalog::QuickTables;
 use crate::check::{self, Problems, Segment, What};
 use crate::escaped_value;
+use crate::nested_value::{self, expect, integer, spaces};
 use crate::request::{after, spelled};
 use crate::schema::{Model, Tool};
 use crate::schema::{Schema, Type};
@@ -512,6 +513,7 @@ fn read_compact(
                 *members.get_mut(index)? = Member {
                     start: start as u32,
                     end: stop as u32,
+                    in_order: false,
                     kind,
                     escapes: Escapes::None,
                 };
@@ -675,29 +677,6 @@ fn flat_object_end(input: &[u8], at: usize) -> Option<usize> {
     }
 }
 
-/// The offset past an integer literal at `at`: `-?(0|[1-9][0-9]*)` of at most 15 digits, so
-/// exact in a double and inside ±(2^53−1), with no fraction or exponent after it. `-0` is
-/// declined: its canonical form is `0`.
-#[inline(always)]
-fn integer(input: &[u8], at: usize) -> Option<usize> {
-    let negative = input.get(at) == Some(&b'-');
-    let start = at + usize::from(negative);
-    let mut end = start;
-    while input.get(end).is_some_and(u8::is_ascii_digit) {
-        end += 1;
-    }
-    let count = end - start;
-    let zero_first = input.get(start) == Some(&b'0');
-    if count == 0
-        || count > 15
-        || (zero_first && (count > 1 || negative))
-        || matches!(input.get(end), Some(b'.' | b'e' | b'E'))
-    {
-        return None;
-    }
-    Some(end)
-}
-
 /// One argument, read, kept at its property's index: where its value is in the request
 /// (offsets keep it small: the members are set up for every call).
 #[derive(Clone, Copy)]
@@ -706,6 +685,9 @@ struct Member {
     /// `start..end`.
     start: u32,
     end: u32,
+    /// For an object or array: whether every object in it gave its members in order
+    /// (`nested_value::read`).
+    in_order: bool,
     kind: Kind,
     escapes: Escapes,
 }
@@ -727,6 +709,7 @@ impl Member {
     const EMPTY: Member = Member {
         start: 0,
         end: 0,
+        in_order: false,
         kind: Kind::ObjectStart,
         escapes: Escapes::None,
     };
@@ -773,6 +756,8 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
             // A "literal" for messages: a slice whose first and last bytes are delimiters.
             let key_literal = &text[key_start - 1..=key_end];
             // The value's bytes are `start..stop`: a string's text, between its delimiters.
+            // Whether a nested value's objects gave their members in order (`nested_value::read`).
+            let mut nested_in_order = false;
             let (start, stop, kind, end, escapes) = if text[at..].starts_with(quote) {
                 let start = at + quote.len();
                 let (stop, escapes) = escaped_value::inside_end::<ESCAPED>(text, start)?;
@@ -783,9 +768,35 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
                     b't' if text[at..].starts_with(b"true") => (at + 4, Kind::True),
                     b'f' if text[at..].starts_with(b"false") => (at + 5, Kind::False),
                     b'n' if text[at..].starts_with(b"null") => (at + 4, Kind::Null),
+                    // A nested value is judged whole as it is read, against its property's
+                    // node: an unknown or repeated key, or a problem inside, declines.
+                    open @ (b'{' | b'[') => {
+                        let index = property_index(model, root, &text[key_start..key_end])?;
+                        if seen & (1 << index) != 0 {
+                            return None;
+                        }
+                        let node = model.node(model.properties(root)[index].schema);
+                        let (end, in_order) = nested_value::read::<ESCAPED>(
+                            text,
+                            at,
+                            model,
+                            node,
+                            nullable_optionals,
+                            1,
+                        )?;
+                        nested_in_order = in_order;
+                        let kind = match open {
+                            b'{' => Kind::ObjectStart,
+                            _ => Kind::ArrayStart,
+                        };
+                        (end, kind)
+                    }
                     _ => (integer(text, at)?, Kind::Number),
                 };
-                (at, stop, kind, stop, false)
+                // A nested value is written from the text again: how its strings' escapes are
+                // spelled is the text's.
+                let nested = matches!(kind, Kind::ObjectStart | Kind::ArrayStart);
+                (at, stop, kind, stop, nested)
             };
             let value = &text[start..stop];
             let literal = match kind {
@@ -831,6 +842,10 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
                                 }
                             }
                             (Type::Boolean, Kind::True | Kind::False) => true,
+                            // Judged whole by `nested_value::read`.
+                            (Type::Object, Kind::ObjectStart) | (Type::Array, Kind::ArrayStart) => {
+                                true
+                            }
                             _ => false,
                         };
                     let what = if plain {
@@ -853,6 +868,7 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
                         *members.get_mut(index)? = Member {
                             start: start as u32,
                             end: stop as u32,
+                            in_order: nested_in_order,
                             kind,
                             escapes: match (escapes, ESCAPED) {
                                 (false, _) => Escapes::None,
@@ -901,21 +917,6 @@ fn prefix<const N: usize>(input: &[u8], at: usize, want: &[u8; N]) -> Option<usi
     (differ == 0).then_some(at + N)
 }
 
-/// The offset past `want` at `at`.
-#[inline]
-fn expect(text: &[u8], at: usize, want: &[u8]) -> Option<usize> {
-    text[at..].starts_with(want).then_some(at + want.len())
-}
-
-/// Past spaces: the only whitespace read here (in a string literal a newline is an escape).
-#[inline(always)]
-fn spaces(text: &[u8], mut at: usize) -> usize {
-    while text.get(at) == Some(&b' ') {
-        at += 1;
-    }
-    at
-}
-
 /// `{"arguments":A,"id":I,"name":N,"ok":true}` with the members in their properties' order.
 /// Each piece goes to `out` as it is: gathering the answer on the stack first was slower, since
 /// copying it out waited on the many small stores that gathered it (perf).
@@ -938,10 +939,23 @@ fn write_valid(
         left &= left - 1;
         let member = members[property];
         let value = &input[member.start as usize..member.end as usize];
-        match member.escapes {
-            Escapes::None => out.write_all(value)?,
-            Escapes::Once => escaped_value::write_inside::<false>(out, value)?,
-            Escapes::Twice => escaped_value::write_inside::<true>(out, value)?,
+        match (member.kind, member.escapes) {
+            (Kind::ObjectStart | Kind::ArrayStart, escapes) => {
+                let model = catalog.model();
+                let root = model.input(&model.tools[index]);
+                let node = model.node(model.properties(root)[property].schema);
+                let at = member.start as usize;
+                let in_order = member.in_order;
+                match escapes {
+                    Escapes::Twice => {
+                        nested_value::write::<true>(out, input, at, model, node, in_order)?
+                    }
+                    _ => nested_value::write::<false>(out, input, at, model, node, in_order)?,
+                };
+            }
+            (_, Escapes::None) => out.write_all(value)?,
+            (_, Escapes::Once) => escaped_value::write_inside::<false>(out, value)?,
+            (_, Escapes::Twice) => escaped_value::write_inside::<true>(out, value)?,
         }
         if member.kind == Kind::String {
             out.write_all(b"\"")?;

@@ -1,0 +1,635 @@
+//! An argument that is an object or an array, read and judged in place for `quick_call.rs`, and
+//! written again in canonical form (RFC 8785) from the request's bytes.
+//!
+//! A coding agent's calls nest: seed 003's `todo_write` takes an array of objects, an MCP
+//! filesystem server's `edit_file` an array of edits. Their tools are flat in `check.rs`'s sense
+//! (one type a node, `properties`, `items`, enums and bounds), and the quick path used to decline
+//! them at the first `{` or `[`, leaving the general path to read the call five times. Here such
+//! a value is read once to judge it, each scalar by `check::scalar` as the checker judges it,
+//! and once more to write it, its strings run by run through `escaped_value.rs`.
+//!
+//! Only valid values are answered here. A problem anywhere inside, or anything this reader does
+//! not read (a fraction, a `\u` escape of the request's, whitespace other than spaces, an
+//! object of more than [`MOST_MEMBERS`] properties, nesting deeper than [`DEEPEST`]), declines,
+//! and the general path answers with its messages: the debug builds hold every answer given
+//! here to the general path's bytes. The recursion is bounded by [`DEEPEST`], so the stack is
+//! too, whatever the input.
+
+use crate::check;
+use crate::escaped_value;
+use crate::schema::{Model, Property, Schema, Type};
+use crate::tokenizer::{plain_run_end, same, Kind, Token};
+use std::io::{self, Write};
+
+/// The deepest nesting read here, an argument's own `{` or `[` being the first level.
+pub(crate) const DEEPEST: usize = 8;
+
+/// The most properties of a nested object read here: its members are gathered in a fixed array
+/// to be written in order.
+pub(crate) const MOST_MEMBERS: usize = 16;
+
+/// Reads the object or array at `at` (its `{` or `[`) against `node`, at nesting `depth`, as
+/// `check.rs` would judge it: the offset past it, and whether every object in it gave its
+/// members in its properties' order (the canonical order, which the declarations show a model:
+/// then [`write`] need not gather them); `None` declines. `ESCAPED`: the text is JSON inside a
+/// string literal, each of its `"` spelled `\"`. `nullable_optionals`: OpenAI strict's optional
+/// properties take `null`.
+pub(crate) fn read<const ESCAPED: bool>(
+    text: &[u8],
+    at: usize,
+    model: Model<'_>,
+    node: &Schema,
+    nullable_optionals: bool,
+    depth: usize,
+) -> Option<(usize, bool)> {
+    if depth > DEEPEST {
+        return None;
+    }
+    match text.get(at)? {
+        b'{' => {
+            let properties = object_properties(model, node)?;
+            let mut at = spaces(text, at + 1);
+            let mut seen = 0u64;
+            let mut in_order = true;
+            let mut next = 0;
+            if text.get(at) != Some(&b'}') {
+                loop {
+                    let (index, value_at) = key::<ESCAPED>(text, at, model, properties, next)?;
+                    next = following(index, properties.len());
+                    // A later property seen already: out of order, or a duplicate.
+                    if seen >> index > 1 {
+                        in_order = false;
+                    }
+                    if seen & (1 << index) != 0 {
+                        return None;
+                    }
+                    seen |= 1 << index;
+                    let property = &properties[index];
+                    let nullable = nullable_optionals && !property.required;
+                    let child = model.node(property.schema);
+                    let (end, inside_in_order) = value::<ESCAPED>(
+                        text,
+                        value_at,
+                        model,
+                        child,
+                        nullable,
+                        nullable_optionals,
+                        depth,
+                    )?;
+                    in_order &= inside_in_order;
+                    at = end;
+                    at = spaces(text, at);
+                    match text.get(at)? {
+                        b',' => at = spaces(text, at + 1),
+                        b'}' => break,
+                        _ => return None,
+                    }
+                }
+            }
+            let missing = properties
+                .iter()
+                .enumerate()
+                .any(|(index, property)| property.required && seen & (1 << index) == 0);
+            (!missing).then_some((at + 1, in_order))
+        }
+        b'[' => {
+            if node.ty != Type::Array {
+                return None;
+            }
+            let element = model.node(node.items?);
+            let mut at = spaces(text, at + 1);
+            let mut items = 0u64;
+            let mut in_order = true;
+            if text.get(at) != Some(&b']') {
+                loop {
+                    let (end, item_in_order) = value::<ESCAPED>(
+                        text,
+                        at,
+                        model,
+                        element,
+                        false,
+                        nullable_optionals,
+                        depth,
+                    )?;
+                    in_order &= item_in_order;
+                    at = end;
+                    items += 1;
+                    at = spaces(text, at);
+                    match text.get(at)? {
+                        b',' => at = spaces(text, at + 1),
+                        b']' => break,
+                        _ => return None,
+                    }
+                }
+            }
+            let rare = model.rare(node);
+            let counted = rare.min_items.is_none_or(|min| items >= min)
+                && rare.max_items.is_none_or(|max| items <= max);
+            counted.then_some((at + 1, in_order))
+        }
+        _ => None,
+    }
+}
+
+/// The properties of an object node this reader takes: declared (a free-form object's members
+/// are any), and few enough for the writer's fixed array.
+fn object_properties<'m>(model: Model<'m>, node: &Schema) -> Option<&'m [Property]> {
+    let properties = model.properties(node);
+    (node.ty == Type::Object && node.has_properties && properties.len() <= MOST_MEMBERS)
+        .then_some(properties)
+}
+
+/// The key at `at` (a plain ASCII name, closed by its quote): its property's index, and where
+/// its value starts. `next` is the index of the property expected (below the count).
+fn key<const ESCAPED: bool>(
+    text: &[u8],
+    at: usize,
+    model: Model<'_>,
+    properties: &[Property],
+    next: usize,
+) -> Option<(usize, usize)> {
+    let quote = quote::<ESCAPED>();
+    let start = expect(text, at, quote)?;
+    // Each name is tried where the key starts, as `quick_call::read_compact` does: no scan for
+    // the key's end that the next read must wait for. The first tried is the property after
+    // `next`'s: members mostly come in order, and then the first try matches.
+    let count = properties.len();
+    let (index, at) = (0..count).find_map(|k| {
+        let index = if next + k < count {
+            next + k
+        } else {
+            next + k - count
+        };
+        let name = model.bytes(properties[index].name);
+        let end = start + name.len();
+        let spelled = text.get(start..end)?;
+        (same(spelled, name) && text.get(end..end + quote.len()) == Some(quote))
+            .then_some((index, end + quote.len()))
+    })?;
+    let at = expect(text, spaces(text, at), b":")?;
+    Some((index, spaces(text, at)))
+}
+
+/// The property after `index` of `count`, the first after the last.
+fn following(index: usize, count: usize) -> usize {
+    if index + 1 < count {
+        index + 1
+    } else {
+        0
+    }
+}
+
+/// Reads and judges any value at `at` against `node`; `nullable` lets a `null` stand for it.
+fn value<const ESCAPED: bool>(
+    text: &[u8],
+    at: usize,
+    model: Model<'_>,
+    node: &Schema,
+    nullable: bool,
+    nullable_optionals: bool,
+    depth: usize,
+) -> Option<(usize, bool)> {
+    let quote = quote::<ESCAPED>();
+    let (kind, start, end) = match text.get(at)? {
+        b'{' | b'[' => {
+            return read::<ESCAPED>(text, at, model, node, nullable_optionals, depth + 1)
+        }
+        _ if text[at..].starts_with(quote) => {
+            let start = at + quote.len();
+            let (stop, escapes) = escaped_value::inside_end::<ESCAPED>(text, start)?;
+            // An enum or a length bound reads the text, and messages quote it unescaped: with
+            // escapes, the general path does.
+            if escapes && (node.enumeration.is_some() || node.rare != 0) {
+                return None;
+            }
+            // A "literal" here has its delimiters first and last, as the checker reads them.
+            let token = Token {
+                kind: Kind::String,
+                at: start,
+                raw: &text[start - 1..=stop],
+            };
+            let end = expect(text, stop, quote)?;
+            return check::scalar(model, token, node, nullable)
+                .is_none()
+                .then_some((end, true));
+        }
+        b't' if text[at..].starts_with(b"true") => (Kind::True, at, at + 4),
+        b'f' if text[at..].starts_with(b"false") => (Kind::False, at, at + 5),
+        b'n' if text[at..].starts_with(b"null") => (Kind::Null, at, at + 4),
+        _ => (Kind::Number, at, integer(text, at)?),
+    };
+    let token = Token {
+        kind,
+        at: start,
+        raw: &text[start..end],
+    };
+    check::scalar(model, token, node, nullable)
+        .is_none()
+        .then_some((end, true))
+}
+
+/// Writes the value at `at`, as [`read`] accepted it against `node`, in canonical form: an
+/// object's members in its properties' order (the model keeps them sorted, as the canonical
+/// writer orders them), its `null`s left out (OpenAI strict's optionals, the only ones [`read`]
+/// lets through); strings as `escaped_value.rs` writes them. `in_order` is what [`read`] said:
+/// then each object is written as it is read, else its members are gathered first. The offset
+/// past the value.
+pub(crate) fn write<const ESCAPED: bool>(
+    out: &mut impl Write,
+    text: &[u8],
+    at: usize,
+    model: Model<'_>,
+    node: &Schema,
+    in_order: bool,
+) -> io::Result<usize> {
+    let quote = quote::<ESCAPED>();
+    match text.get(at).copied().unwrap_or(b'?') {
+        b'{' if in_order => {
+            let properties = object_properties(model, node).ok_or_else(unexpected)?;
+            let mut at = spaces(text, at + 1);
+            let mut first = true;
+            let mut next = 0;
+            out.write_all(b"{")?;
+            if text.get(at) != Some(&b'}') {
+                loop {
+                    let (index, value_at) =
+                        key::<ESCAPED>(text, at, model, properties, next).ok_or_else(unexpected)?;
+                    next = following(index, properties.len());
+                    let end = if text.get(value_at) == Some(&b'n') {
+                        value_at + 4
+                    } else {
+                        let property = &properties[index];
+                        out.write_all(if first { b"\"" } else { b",\"" })?;
+                        out.write_all(model.bytes(property.name))?;
+                        out.write_all(b"\":")?;
+                        first = false;
+                        let child = model.node(property.schema);
+                        write::<ESCAPED>(out, text, value_at, model, child, true)?
+                    };
+                    at = spaces(text, end);
+                    match text.get(at) {
+                        Some(b',') => at = spaces(text, at + 1),
+                        _ => break,
+                    }
+                }
+            }
+            out.write_all(b"}")?;
+            Ok(at + 1)
+        }
+        b'{' => {
+            let properties = object_properties(model, node).ok_or_else(unexpected)?;
+            // The members, gathered in the text's order: (property, where the value starts
+            // and ends).
+            let mut members = [(0u8, 0u32, 0u32); MOST_MEMBERS];
+            let mut count = 0;
+            let mut next = 0;
+            let mut at = spaces(text, at + 1);
+            if text.get(at) != Some(&b'}') {
+                loop {
+                    let (index, value_at) =
+                        key::<ESCAPED>(text, at, model, properties, next).ok_or_else(unexpected)?;
+                    next = following(index, properties.len());
+                    let end = end_of::<ESCAPED>(text, value_at).ok_or_else(unexpected)?;
+                    if text.get(value_at) != Some(&b'n') {
+                        *members.get_mut(count).ok_or_else(unexpected)? =
+                            (index as u8, value_at as u32, end as u32);
+                        count += 1;
+                    }
+                    at = spaces(text, end);
+                    match text.get(at) {
+                        Some(b',') => at = spaces(text, at + 1),
+                        _ => break,
+                    }
+                }
+            }
+            let members = &mut members[..count];
+            members.sort_unstable();
+            out.write_all(b"{")?;
+            for (i, &(index, value_at, end)) in members.iter().enumerate() {
+                let property = &properties[usize::from(index)];
+                out.write_all(if i == 0 { b"\"" } else { b",\"" })?;
+                out.write_all(model.bytes(property.name))?;
+                out.write_all(b"\":")?;
+                let (value_at, end) = (value_at as usize, end as usize);
+                match text[value_at] {
+                    b'{' | b'[' => {
+                        let child = model.node(property.schema);
+                        write::<ESCAPED>(out, text, value_at, model, child, false)?;
+                    }
+                    // Where a string ends is known: its inside is written without a scan for it.
+                    b'\\' | b'"' => {
+                        let inside = &text[value_at + quote.len()..end - quote.len()];
+                        out.write_all(b"\"")?;
+                        escaped_value::write_inside::<ESCAPED>(out, inside)?;
+                        out.write_all(b"\"")?;
+                    }
+                    _ => out.write_all(&text[value_at..end])?,
+                }
+            }
+            out.write_all(b"}")?;
+            Ok(at + 1)
+        }
+        b'[' => {
+            let element = model.node(node.items.ok_or_else(unexpected)?);
+            let mut at = spaces(text, at + 1);
+            out.write_all(b"[")?;
+            if text.get(at) != Some(&b']') {
+                loop {
+                    let end = write::<ESCAPED>(out, text, at, model, element, in_order)?;
+                    at = spaces(text, end);
+                    match text.get(at) {
+                        Some(b',') => {
+                            out.write_all(b",")?;
+                            at = spaces(text, at + 1);
+                        }
+                        _ => break,
+                    }
+                }
+            }
+            out.write_all(b"]")?;
+            Ok(at + 1)
+        }
+        // A string, written by the reading that finds its end.
+        _ if text[at..].starts_with(quote) => {
+            out.write_all(b"\"")?;
+            let stop = escaped_value::write_string::<ESCAPED>(out, text, at + quote.len())?;
+            out.write_all(b"\"")?;
+            Ok(stop + quote.len())
+        }
+        // A number, `true` or `false`: its own canonical form, as read.
+        _ => {
+            let end = end_of::<ESCAPED>(text, at).ok_or_else(unexpected)?;
+            out.write_all(&text[at..end])?;
+            Ok(end)
+        }
+    }
+}
+
+/// The offset past the value at `at`, which [`read`] accepted: read past, not judged.
+fn end_of<const ESCAPED: bool>(text: &[u8], at: usize) -> Option<usize> {
+    let quote = quote::<ESCAPED>();
+    match text.get(at)? {
+        open @ (b'{' | b'[') => {
+            let close = if *open == b'{' { b'}' } else { b']' };
+            let mut at = spaces(text, at + 1);
+            if text.get(at) == Some(&close) {
+                return Some(at + 1);
+            }
+            loop {
+                if *open == b'{' {
+                    let start = expect(text, at, quote)?;
+                    at = expect(text, plain_run_end(text, start), quote)?;
+                    at = spaces(text, expect(text, spaces(text, at), b":")?);
+                }
+                at = spaces(text, end_of::<ESCAPED>(text, at)?);
+                match text.get(at)? {
+                    b',' => at = spaces(text, at + 1),
+                    _ => return Some(at + 1),
+                }
+            }
+        }
+        _ if text[at..].starts_with(quote) => {
+            let (stop, _) = escaped_value::inside_end::<ESCAPED>(text, at + quote.len())?;
+            Some(stop + quote.len())
+        }
+        b't' | b'n' => Some(at + 4),
+        b'f' => Some(at + 5),
+        _ => integer(text, at),
+    }
+}
+
+/// How the text spells a string's delimiter.
+const fn quote<const ESCAPED: bool>() -> &'static [u8] {
+    if ESCAPED {
+        b"\\\""
+    } else {
+        b"\""
+    }
+}
+
+/// The offset past `want` at `at`.
+#[inline]
+pub(crate) fn expect(text: &[u8], at: usize, want: &[u8]) -> Option<usize> {
+    text.get(at..)?.starts_with(want).then_some(at + want.len())
+}
+
+/// The offset of the first byte from `at` that is not a space.
+#[inline]
+pub(crate) fn spaces(text: &[u8], mut at: usize) -> usize {
+    while text.get(at) == Some(&b' ') {
+        at += 1;
+    }
+    at
+}
+
+/// The offset past an integer literal at `at`: `-?(0|[1-9][0-9]*)` of at most 15 digits, so
+/// exact in a double and inside ±(2^53−1), with no fraction or exponent after it. `-0` is
+/// declined: its canonical form is `0`.
+#[inline(always)]
+pub(crate) fn integer(input: &[u8], at: usize) -> Option<usize> {
+    let negative = input.get(at) == Some(&b'-');
+    let start = at + usize::from(negative);
+    let mut end = start;
+    while input.get(end).is_some_and(u8::is_ascii_digit) {
+        end += 1;
+    }
+    let count = end - start;
+    let zero_first = input.get(start) == Some(&b'0');
+    if count == 0
+        || count > 15
+        || (zero_first && (count > 1 || negative))
+        || matches!(input.get(end), Some(b'.' | b'e' | b'E'))
+    {
+        return None;
+    }
+    Some(end)
+}
+
+/// Values [`read`] accepted are never malformed; this keeps the writer total all the same.
+#[cold]
+fn unexpected() -> io::Error {
+    io::ErrorKind::InvalidData.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::runtime::RuntimeCatalog;
+
+    /// Seed 003's `todo_write`, shortened, and an MCP server's `edit_file`.
+    const CATALOG: &[u8] = br#"[
+        {"name":"todo_write","description":"Replaces the task list.","inputSchema":{
+            "type":"object","required":["todos"],"properties":{"todos":{"type":"array",
+            "items":{"type":"object","required":["content","status"],"properties":{
+                "content":{"type":"string"},
+                "status":{"type":"string","enum":["pending","in_progress","completed"]},
+                "level":{"type":"integer","enum":[0,1]},
+                "tags":{"type":"array","items":{"type":"string"},"maxItems":2}}}}}}},
+        {"name":"edit_file","description":"Edits a file.","inputSchema":{
+            "type":"object","required":["path","edits"],"properties":{
+            "path":{"type":"string"},"dryRun":{"type":"boolean"},
+            "edits":{"type":"array","items":{"type":"object","required":["oldText","newText"],
+                "properties":{"oldText":{"type":"string"},"newText":{"type":"string"}}}}}}}
+    ]"#;
+
+    /// The quick path's answer, if it gives one; the debug build's cross-check holds it to the
+    /// general path's bytes.
+    fn quick(catalog: &RuntimeCatalog, request: &str) -> Option<String> {
+        let mut out = Vec::new();
+        crate::quick_call::answer(request.as_bytes(), &mut out, catalog)?.unwrap();
+        let mut general = Vec::new();
+        catalog.respond(request.as_bytes(), &mut general).unwrap();
+        assert_eq!(out, general, "{request}");
+        Some(String::from_utf8(out).unwrap())
+    }
+
+    fn openai(tool: &str, arguments: &str, strict: bool) -> String {
+        let arguments = format!("{arguments:?}");
+        format!(
+            r#"{{"op":"check_call","format":"openai","strict":{strict},"call":{{"id":"c1","type":"function","function":{{"name":"{tool}","arguments":{arguments}}}}}}}"#
+        )
+    }
+
+    #[test]
+    fn valid_nested_calls_are_answered_here_in_canonical_form() {
+        let catalog = RuntimeCatalog::from_bytes(CATALOG).unwrap();
+        let todos = r#"{"todos":[{"status":"pending","content":"Fix \"the\" parser\n\tnow","level":1},{"content":"é ü","status":"completed","tags":["a","b"]}, {"content":"","status":"in_progress","tags":[]}]}"#;
+        let answer = quick(&catalog, &openai("todo_write", todos, false)).expect("answered");
+        assert!(answer.starts_with(
+            r#"{"arguments":{"todos":[{"content":"Fix \"the\" parser\n\tnow","level":1,"status":"pending"},{"content":"é ü","status":"completed","tags":["a","b"]},{"content":"","status":"in_progress","tags":[]}]},"id":"c1""#
+        ), "{answer}");
+        let edits =
+            r#"{"path":"a.rs","edits":[{"newText":"b\\c","oldText":"a\/b"}],"dryRun":true}"#;
+        let answer = quick(&catalog, &openai("edit_file", edits, false)).expect("answered");
+        assert!(answer.starts_with(
+            r#"{"arguments":{"dryRun":true,"edits":[{"newText":"b\\c","oldText":"a/b"}],"path":"a.rs"}"#
+        ), "{answer}");
+        // Arguments given in place, as Anthropic's `input`.
+        let anthropic = r#"{"op":"check_call","format":"anthropic","call":{"type":"tool_use","id":"t1","name":"edit_file","input":{"path":"a","edits":[ {"oldText":"x\"y","newText":"z"} ]}}}"#;
+        let answer = quick(&catalog, anthropic).expect("answered");
+        assert!(
+            answer.starts_with(
+                r#"{"arguments":{"edits":[{"newText":"z","oldText":"x\"y"}],"path":"a"}"#
+            ),
+            "{answer}"
+        );
+        // OpenAI strict: an optional property's `null` is left out, at any depth, whether the
+        // members come in order (written as read) or not (gathered first).
+        for nulls in [
+            r#"{"todos":[{"content":"a","status":"pending","level":null,"tags":null}]}"#,
+            r#"{"todos":[{"content":"a","level":null,"status":"pending","tags":null}]}"#,
+            r#"{"todos":[{"content":"a","level":null,"status":"pending","tags":["\"x\""]}]}"#,
+        ] {
+            let answer = quick(&catalog, &openai("todo_write", nulls, true)).expect("answered");
+            let tags = if nulls.contains("[\"") {
+                r#","tags":["\"x\""]"#
+            } else {
+                ""
+            };
+            assert!(
+                answer.starts_with(&format!(
+                    r#"{{"arguments":{{"todos":[{{"content":"a","status":"pending"{tags}}}]}}"#
+                )),
+                "{answer}"
+            );
+        }
+    }
+
+    /// Arrays nested [`DEEPEST`](super::DEEPEST) deep are read here, and one level more goes the
+    /// general way: the recursion is bounded whatever the catalog.
+    #[test]
+    fn nesting_past_the_deepest_is_declined() {
+        let levels = super::DEEPEST + 1;
+        let mut schema = r#"{"type":"integer"}"#.to_string();
+        for _ in 0..levels {
+            schema = format!(r#"{{"type":"array","items":{schema}}}"#);
+        }
+        let catalog = format!(
+            r#"[{{"name":"grid","description":"Takes a grid.","inputSchema":{{"type":"object","properties":{{"cells":{schema}}}}}}}]"#
+        );
+        let catalog = RuntimeCatalog::from_bytes(catalog.as_bytes()).unwrap();
+        let deepest = "[".repeat(levels - 2) + "[]" + &"]".repeat(levels - 2);
+        let deepest = format!(r#"{{"cells":{deepest}}}"#);
+        assert!(quick(&catalog, &openai("grid", &deepest, false)).is_some());
+        let deeper = "[".repeat(levels) + "7" + &"]".repeat(levels);
+        let deeper = format!(r#"{{"cells":{deeper}}}"#);
+        assert_eq!(quick(&catalog, &openai("grid", &deeper, false)), None);
+        let mut out = Vec::new();
+        catalog
+            .respond(openai("grid", &deeper, false).as_bytes(), &mut out)
+            .unwrap();
+        assert!(String::from_utf8(out).unwrap().contains(r#""ok":true"#));
+    }
+
+    /// Every problem inside a nested value, and what this reader does not read, go the general
+    /// way, which words the messages.
+    #[test]
+    fn problems_and_the_unread_are_declined() {
+        let catalog = RuntimeCatalog::from_bytes(CATALOG).unwrap();
+        let deep = format!(
+            r#"{{"path":"a","edits":[{{"oldText":"a","newText":"b"}}],"dryRun":{}}}"#,
+            "[".repeat(3) + &"]".repeat(3)
+        );
+        for (tool, arguments) in [
+            (
+                "todo_write",
+                r#"{"todos":[{"content":"a","status":"done"}]}"#,
+            ),
+            ("todo_write", r#"{"todos":[{"content":"a"}]}"#),
+            (
+                "todo_write",
+                r#"{"todos":[{"content":"a","status":"pending","x":1}]}"#,
+            ),
+            (
+                "todo_write",
+                r#"{"todos":[{"content":"a","status":"pending","content":"b"}]}"#,
+            ),
+            (
+                "todo_write",
+                r#"{"todos":[{"content":"a","status":"pending","level":2}]}"#,
+            ),
+            (
+                "todo_write",
+                r#"{"todos":[{"content":"a","status":"pending","tags":["a","b","c"]}]}"#,
+            ),
+            (
+                "todo_write",
+                r#"{"todos":[{"content":"a","status":"pending","level":null}]}"#,
+            ),
+            ("todo_write", r#"{"todos":[null]}"#),
+            (
+                "todo_write",
+                r#"{"todos":{"content":"a","status":"pending"}}"#,
+            ),
+            (
+                "edit_file",
+                r#"{"path":"a","edits":[{"oldText":7,"newText":"b"}]}"#,
+            ),
+            ("edit_file", &deep),
+        ] {
+            let request = openai(tool, arguments, false);
+            assert_eq!(quick(&catalog, &request), None, "{arguments}");
+            let mut out = Vec::new();
+            catalog.respond(request.as_bytes(), &mut out).unwrap();
+            assert!(
+                String::from_utf8(out).unwrap().contains(r#""ok":false"#),
+                "{arguments}"
+            );
+        }
+        // Valid, but spelled in ways this reader leaves to the general path: a fraction, a `\u`
+        // escape where an enum reads the text, a newline between members.
+        for arguments in [
+            r#"{"todos":[{"content":"a","status":"pending","level":1.0}]}"#,
+            r#"{"todos":[{"content":"a","status":"pend\u0069ng"}]}"#,
+            "{\"todos\":[{\"content\":\"a\",\n\"status\":\"pending\"}]}",
+        ] {
+            let request = openai("todo_write", arguments, false);
+            assert_eq!(quick(&catalog, &request), None, "{arguments}");
+            let mut out = Vec::new();
+            catalog.respond(request.as_bytes(), &mut out).unwrap();
+            assert!(
+                String::from_utf8(out).unwrap().contains(r#""ok":true"#),
+                "{arguments}"
+            );
+        }
+    }
+}
