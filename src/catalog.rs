@@ -289,7 +289,7 @@ impl QuickTables for Compiled {
     }
     #[inline(always)]
     fn quick(&self, tool: usize) -> bool {
-        TOOLS[tool].flat
+        TOOLS[tool].flat || TOOLS[tool].scalar_unions
     }
     #[inline(always)]
     fn root_masks(&self, tool: usize) -> (u64, u64) {
@@ -305,11 +305,12 @@ impl QuickTables for Compiled {
     }
 }
 
-/// Whether a property's values carry no enum and no bound: the quick path then needs nothing
-/// but their type.
+/// Whether a property's values carry no enum, no bound and no union: the quick path then needs
+/// nothing but their type.
 pub(crate) const fn is_plain(model: Model<'_>, schema: &Schema) -> bool {
     let rare = model.const_rare(schema);
     schema.enumeration.is_none()
+        && schema.any_of.is_none()
         && rare.min_length.is_none()
         && rare.max_length.is_none()
         && rare.minimum.is_none()
@@ -516,11 +517,13 @@ const fn root_key_len(property: &Property) -> usize {
     len(&root_key_pieces(TABLES, property))
 }
 
-/// `,"name":` and, for a string property, `"`: a top-level property's key as a valid answer
+/// `,"name":` and, for a string property (not a union), `"`: a top-level property's key as a valid answer
 /// writes it, in pieces, for the compiled-in catalog's [`ROOT_KEYS`] and a run-time catalog's
 /// own. The name as it is: the quick path reads only keys that need no escape.
 pub(crate) const fn root_key_pieces<'a>(model: Model<'a>, property: &Property) -> [&'a [u8]; 3] {
-    let string = matches!(model.const_node(property.schema).ty, Type::String);
+    let node = model.const_node(property.schema);
+    // A union's value may be a string or not: its quote is the writer's.
+    let string = matches!(node.ty, Type::String) && node.any_of.is_none();
     [
         b",\"",
         model.const_str(property.name).as_bytes(),

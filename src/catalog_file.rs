@@ -439,6 +439,7 @@ fn read_tool_fields(
         None => None,
     };
     let flat = flat(model.model(), input);
+    let scalar_unions = !flat && scalar_unions(model.model(), input);
     let tool = Tool {
         name: model.text(&name),
         description: model.text(&description),
@@ -457,6 +458,7 @@ fn read_tool_fields(
         execution: execution.map(|text| model.text(&text)),
         meta: meta.map(|text| model.text(&text)),
         flat,
+        scalar_unions,
     };
     model.tools.push(tool);
     Ok(())
@@ -1731,6 +1733,71 @@ fn flat(model: Model<'_>, id: NodeId) -> bool {
         && node.items.is_none_or(|items| flat(model, items))
 }
 
+/// Whether the object node `id` is in [`flat`]'s subset but for some of its properties, each
+/// of which is a union of plain scalars: `anyOf` alone (with annotations), each branch one type
+/// (`null` too) and nothing else. check_call's quick path reads such calls (`Tool::scalar_unions`).
+fn scalar_unions(model: Model<'_>, id: NodeId) -> bool {
+    let node = model.node(id);
+    object_alone(model, node)
+        && model
+            .properties(node)
+            .iter()
+            .all(|property| flat(model, property.schema) || scalar_union(model, property.schema))
+}
+
+/// An object node in [`flat`]'s subset, its properties apart.
+fn object_alone(model: Model<'_>, node: &Schema) -> bool {
+    node.rare == 0
+        && node.boolean.is_none()
+        && node.type_form == TypeForm::One
+        && node.ty == Type::Object
+        && node.nullable.is_none()
+        && node.any_of.is_none()
+        && node.reference.is_none()
+        && node.enumeration.is_none()
+        && node
+            .additional
+            .is_none_or(|extra| model.node(extra).boolean == Some(false))
+}
+
+/// A union of plain scalars: `anyOf` and annotations only, each branch a single type with no
+/// other keyword that judges a value.
+fn scalar_union(model: Model<'_>, id: NodeId) -> bool {
+    let node = model.node(id);
+    let Some(branches) = node.any_of else {
+        return false;
+    };
+    let alone = node.rare == 0
+        && node.boolean.is_none()
+        && node.type_form == TypeForm::Absent
+        && node.nullable.is_none()
+        && node.reference.is_none()
+        && node.enumeration.is_none()
+        && node.pattern.is_none()
+        && node.format.is_none()
+        && node.properties.len == 0
+        && !node.has_properties
+        && node.items.is_none()
+        && node.additional.is_none();
+    alone
+        && model.subschemas(branches).iter().all(|&branch| {
+            let branch = model.node(branch);
+            branch.rare == 0
+                && branch.boolean.is_none()
+                && branch.type_form == TypeForm::One
+                && matches!(
+                    branch.ty,
+                    Type::String | Type::Integer | Type::Number | Type::Boolean | Type::Null
+                )
+                && branch.nullable.is_none()
+                && branch.any_of.is_none()
+                && branch.reference.is_none()
+                && branch.enumeration.is_none()
+                && branch.pattern.is_none()
+                && branch.format.is_none()
+        })
+}
+
 // ---------------------------------------------------------------------------------------------
 // The Rust tables.
 
@@ -1752,7 +1819,7 @@ pub fn rust_tables(model: &OwnedModel, source: &str) -> String {
             "Tool {{ name: {}, description: {}, input: {}, hints: Hints {{ read_only: {}, \
              destructive: {}, idempotent: {}, open_world: {}, stated: {} }}, title: {}, \
              annotations_title: {}, output: {:?}, icons: {}, execution: {}, meta: {}, \
-             flat: {} }},",
+             flat: {}, scalar_unions: {} }},",
             span(tool.name),
             span(tool.description),
             tool.input,
@@ -1768,6 +1835,7 @@ pub fn rust_tables(model: &OwnedModel, source: &str) -> String {
             option(tool.execution, span),
             option(tool.meta, span),
             tool.flat,
+            tool.scalar_unions,
         );
     }
     let _ = writeln!(out, "];");

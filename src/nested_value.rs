@@ -534,6 +534,55 @@ mod tests {
         }
     }
 
+    /// Not a nested value, but read beside them: a top-level union of plain scalars
+    /// (`Tool::scalar_unions`), as mcp-server-git's `git_log` declares its timestamps.
+    #[test]
+    fn unions_of_plain_scalars_are_answered_when_a_branch_takes_the_value() {
+        let catalog = br#"[{"name":"git_log","description":"Shows the log.","inputSchema":{
+            "type":"object","required":["repo_path"],"title":"logArguments","properties":{
+            "repo_path":{"type":"string","title":"Repo Path"},
+            "max_count":{"type":"integer","default":10},
+            "since":{"anyOf":[{"type":"string"},{"type":"null"}],"default":null},
+            "limit":{"anyOf":[{"type":"integer"},{"type":"boolean"}]}}}}]"#;
+        let catalog = RuntimeCatalog::from_bytes(catalog).unwrap();
+        for (arguments, strict, written) in [
+            (
+                r#"{"repo_path":"/srv","max_count":25,"since":"2 weeks \"ago\"","limit":null}"#,
+                true,
+                r#"{"max_count":25,"repo_path":"/srv","since":"2 weeks \"ago\""}"#,
+            ),
+            (
+                r#"{"since":null,"limit":true,"repo_path":"/srv"}"#,
+                false,
+                r#"{"limit":true,"repo_path":"/srv","since":null}"#,
+            ),
+            (
+                r#"{"repo_path":"/srv","limit":7,"since":"x"}"#,
+                false,
+                r#"{"limit":7,"repo_path":"/srv","since":"x"}"#,
+            ),
+        ] {
+            let answer = quick(&catalog, &openai("git_log", arguments, strict)).expect("answered");
+            assert!(
+                answer.starts_with(&format!(r#"{{"arguments":{written},"#)),
+                "{answer}"
+            );
+        }
+        // No branch takes these, or another problem is met: the general path words it, as
+        // `validate.rs` judges a tool with unions.
+        for arguments in [
+            "{}",
+            r#"{"repo_path":7}"#,
+            r#"{"repo_path":"/srv","until":"now"}"#,
+            r#"{"repo_path":"/srv","since":7}"#,
+            r#"{"repo_path":"/srv","limit":"7"}"#,
+            r#"{"repo_path":"/srv","limit":null}"#,
+        ] {
+            let request = openai("git_log", arguments, false);
+            assert_eq!(quick(&catalog, &request), None, "{arguments}");
+        }
+    }
+
     /// Arrays nested [`DEEPEST`](super::DEEPEST) deep are read here, and one level more goes the
     /// general way: the recursion is bounded whatever the catalog.
     #[test]

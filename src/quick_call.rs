@@ -3,14 +3,15 @@
 //! The general path reads the request with the tokenizer, reads the envelope again, decodes the
 //! arguments' text into a buffer, tokenizes that, walks it against the schema and reads it once
 //! more to write it. That is most of a call's cost, and the usual call needs none of it: a flat
-//! request, an envelope of plain strings, and flat arguments whose numbers are small integers.
+//! request, an envelope of plain strings, and arguments whose numbers are small integers.
 //! Such a call is read here straight from the request's bytes, the arguments' text included,
 //! where every `"` of the arguments is spelled `\"`; a string argument's escapes and non-ASCII
 //! text are read and written in place (`escaped_value.rs`), so a call that writes a file is
-//! read here too. Anything else (a nested argument, a fraction, a `\u` escape of the request's,
-//! an unknown request field, a syntax error) is `None`, and the general path answers, with the
-//! same bytes: every debug build (the tests and the fuzz targets) checks that on every call this
-//! answers.
+//! read here too, and so is a valid nested argument (`nested_value.rs`) or a top-level union of
+//! plain scalars. Anything else (a problem inside a nested argument or a union, a fraction, a
+//! `\u` escape of the request's, an unknown request field, a syntax error) is `None`, and the
+//! general path answers, with the same bytes: every debug build (the tests and the fuzz
+//! targets) checks that on every call this answers.
 //!
 //! Problems that fit the same reading (a wrong type, an unknown or missing argument, a bound, an
 //! enum) are judged here too, into the checker's own [`Problems`], and written by the same code.
@@ -396,10 +397,10 @@ impl<'a, C: QuickTables> Quick<'a, '_, C> {
         self.judged = Some(self.nullable);
         let input = self.input;
         if at == EMPTY_AT {
-            return read_arguments::<_, false>(b"{}", 0, root, self);
+            return read_arguments::<_, false>(b"{}", 0, root, index, self);
         }
         if !escaped {
-            return read_arguments::<_, false>(input, at, root, self);
+            return read_arguments::<_, false>(input, at, root, index, self);
         }
         if input.get(at) != Some(&b'"') {
             return None;
@@ -408,7 +409,7 @@ impl<'a, C: QuickTables> Quick<'a, '_, C> {
         let start = at + 1;
         let inside = spaces(input, start);
         if input.get(inside) == Some(&b'"') {
-            read_arguments::<_, false>(b"{}", 0, root, self)?;
+            read_arguments::<_, false>(b"{}", 0, root, index, self)?;
             return Some(inside + 1);
         }
         let compact = read_compact(
@@ -426,7 +427,7 @@ impl<'a, C: QuickTables> Quick<'a, '_, C> {
                 return Some(end.0 + 1);
             }
         }
-        let end = read_arguments::<_, true>(input, start, root, self)?;
+        let end = read_arguments::<_, true>(input, start, root, index, self)?;
         let end = spaces(input, end);
         (input.get(end) == Some(&b'"')).then_some(end + 1)
     }
@@ -715,14 +716,15 @@ impl Member {
     };
 }
 
-/// Reads the flat arguments object at `at` in `text` and judges each member into the call's
-/// problems, keeping the members to write (`null`s are dropped); the offset past its `}`.
+/// Reads the arguments object at `at` in `text`, of tool `tool`, and judges each member into the
+/// call's problems, keeping the members to write (`null`s are dropped); the offset past its `}`.
 /// `ESCAPED`: the object is JSON text inside a string literal, so each of its `"` is `\"`.
 /// `None` declines: anything not flat and plain.
 fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
     text: &'a [u8],
     at: usize,
     root: &'a Schema,
+    tool: usize,
     call: &mut Quick<'a, '_, C>,
 ) -> Option<usize> {
     let model = call.catalog.model();
@@ -825,6 +827,9 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
                     let property = &model.properties(root)[index];
                     let nullable = nullable_optionals && !property.required;
                     let schema = model.node(property.schema);
+                    // A union's `null` is written when a branch takes it; otherwise it is an
+                    // optional's under OpenAI strict, left out as every such `null` is.
+                    let mut keep_null = false;
                     // The usual argument: the right type, with no enum or bound to check.
                     let plain = schema.enumeration.is_none()
                         && match (schema.ty, kind) {
@@ -848,7 +853,29 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
                             }
                             _ => false,
                         };
-                    let what = if plain {
+                    let what = if let Some(branches) = schema.any_of {
+                        // A union of plain scalars (`Tool::scalar_unions`): a branch takes the
+                        // value, or the general path words the problem.
+                        let token = Token {
+                            kind,
+                            at: start,
+                            raw: literal,
+                        };
+                        let taken = model.subschemas(branches).iter().any(|&branch| {
+                            let branch = model.node(branch);
+                            match (branch.ty, kind) {
+                                (Type::Null, Kind::Null) => true,
+                                (Type::Null, _) | (_, Kind::Null) => false,
+                                _ => check::scalar(model, token, branch, false).is_none(),
+                            }
+                        });
+                        let left_out = kind == Kind::Null && nullable;
+                        if !(taken || left_out) {
+                            return None;
+                        }
+                        keep_null = taken;
+                        None
+                    } else if plain {
                         None
                     } else if escapes {
                         return None;
@@ -864,7 +891,7 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
                     };
                     if let Some(what) = what {
                         note!(met(&path, Some(Segment::Key(key_literal)), what));
-                    } else if kind != Kind::Null {
+                    } else if kind != Kind::Null || keep_null {
                         *members.get_mut(index)? = Member {
                             start: start as u32,
                             end: stop as u32,
@@ -895,6 +922,11 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
         if property.required && seen & (1 << index) == 0 {
             note!(missing(0, index as u32, &path, model, property));
         }
+    }
+    // A tool with unions is judged by `validate.rs`, which words its problems its own way: the
+    // general path answers them.
+    if problems.is_some() && model.tools[tool].scalar_unions {
+        return None;
     }
     call.kept = kept;
     Some(at)
@@ -938,6 +970,10 @@ fn write_valid(
         out.write_all(if left == kept { &key[1..] } else { key })?;
         left &= left - 1;
         let member = members[property];
+        // A union's string: its key has no quote (`catalog::root_key_pieces`).
+        if member.kind == Kind::String && key.last() != Some(&b'"') {
+            out.write_all(b"\"")?;
+        }
         let value = &input[member.start as usize..member.end as usize];
         match (member.kind, member.escapes) {
             (Kind::ObjectStart | Kind::ArrayStart, escapes) => {

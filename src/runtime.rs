@@ -274,7 +274,7 @@ impl QuickTables for RuntimeCatalog {
 
     #[inline]
     fn quick(&self, tool: usize) -> bool {
-        self.flat[tool]
+        self.flat[tool] || self.view().tools[tool].scalar_unions
     }
 
     #[inline]

@@ -330,6 +330,10 @@ pub struct Tool {
     /// Every node of the arguments' schema is in the flat subset that check_call's first reader
     /// (`check.rs`, with its quick path) judges in one pass; otherwise `validate.rs` judges.
     pub flat: bool,
+    /// Flat but for top-level properties that are unions of plain scalars (`anyOf` of
+    /// `{"type":"string"}` and `{"type":"null"}`, pydantic's `Optional`): `validate.rs` judges
+    /// such a tool's calls, and check_call's quick path reads their usual, valid calls too.
+    pub scalar_unions: bool,
 }
 
 /// MCP's behaviour hints (`ToolAnnotations` in the MCP schema), resolved: a hint the catalog
