@@ -285,3 +285,42 @@ fn a_catalog_read_at_run_time_allocates_nothing_per_request() {
     }
     assert!(answered > 100, "{answered}");
 }
+
+/// Issue 17's nested and union calls, as the quick path reads them: seed 003's `todo_write`
+/// (an array of objects with enums), an MCP filesystem server's `edit_file` (an array of
+/// objects of multi-line text) and an MCP git server's `git_log` (`anyOf` of a string and
+/// null), valid, in order and not, escapes spelled twice. Nothing is allocated.
+#[test]
+fn nested_and_union_calls_allocate_nothing() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let cases = [
+        (
+            "tests/catalogs/reasonix/catalog.json",
+            "todo_write",
+            r#"{"todos":[{"content":"Run the \"json\" suite","status":"pending","level":1},{"status":"completed","content":"é\n\tü"}]}"#,
+        ),
+        (
+            "tests/catalogs/mcp-servers/server-filesystem.json",
+            "edit_file",
+            r#"{"path":"/a.rs","edits":[{"newText":"fn main() {\n\tprintln!(\"hi\");\n}\n","oldText":"fn main() {}\n"}],"dryRun":false}"#,
+        ),
+        (
+            "tests/catalogs/mcp-servers/mcp-server-git.json",
+            "git_log",
+            r#"{"repo_path":"/srv/app","max_count":25,"start_timestamp":"2 weeks ago","end_timestamp":null}"#,
+        ),
+    ];
+    for (file, tool, arguments) in cases {
+        let bytes = std::fs::read(format!("{root}/{file}")).unwrap();
+        let catalog = tool_schema::RuntimeCatalog::from_bytes(&bytes).unwrap();
+        let arguments = format!("{arguments:?}");
+        let request = format!(
+            r#"{{"op":"check_call","format":"openai","call":{{"id":"c1","type":"function","function":{{"name":"{tool}","arguments":{arguments}}}}}}}"#
+        );
+        let mut out = Vec::with_capacity(64 * 1024);
+        let count = allocations(|| catalog.respond(request.as_bytes(), &mut out).unwrap());
+        let answer = String::from_utf8(out).unwrap();
+        assert!(answer.contains(r#""ok":true"#), "{answer}");
+        assert_eq!(count, 0, "{tool}");
+    }
+}
