@@ -1686,6 +1686,16 @@ fn number(model: &mut OwnedModel, text: &str) -> Number {
 /// free-form: any members.
 fn flat(model: Model<'_>, id: NodeId) -> bool {
     let node = model.node(id);
+    flat_alone(model, node)
+        && model
+            .properties(node)
+            .iter()
+            .all(|property| flat(model, property.schema))
+        && node.items.is_none_or(|items| flat(model, items))
+}
+
+/// A node in [`flat`]'s subset, the nodes below it apart.
+fn flat_alone(model: Model<'_>, node: &Schema) -> bool {
     let enum_fits = node.enumeration.is_none_or(|run| {
         model.values(run).iter().all(|value| {
             matches!(
@@ -1702,7 +1712,7 @@ fn flat(model: Model<'_>, id: NodeId) -> bool {
         .format
         .is_some_and(|name| crate::format::StringFormat::from_name(model.str(name)).is_some());
     let rare = model.rare(node);
-    let own = node.boolean.is_none()
+    node.boolean.is_none()
         && node.type_form == TypeForm::One
         && node.ty != Type::Null
         && node.nullable != Some(true)
@@ -1725,12 +1735,7 @@ fn flat(model: Model<'_>, id: NodeId) -> bool {
         && rare.exclusive_maximum.is_none()
         && rare.multiple_of.is_none()
         && enum_fits
-        && (node.ty != Type::Array || node.items.is_some());
-    own && model
-        .properties(node)
-        .iter()
-        .all(|property| flat(model, property.schema))
-        && node.items.is_none_or(|items| flat(model, items))
+        && (node.ty != Type::Array || node.items.is_some())
 }
 
 /// Whether the object node `id` is in [`flat`]'s subset but for some of its properties, each
@@ -1738,26 +1743,12 @@ fn flat(model: Model<'_>, id: NodeId) -> bool {
 /// (`null` too) and nothing else. check_call's quick path reads such calls (`Tool::scalar_unions`).
 fn scalar_unions(model: Model<'_>, id: NodeId) -> bool {
     let node = model.node(id);
-    object_alone(model, node)
+    node.ty == Type::Object
+        && flat_alone(model, node)
         && model
             .properties(node)
             .iter()
             .all(|property| flat(model, property.schema) || scalar_union(model, property.schema))
-}
-
-/// An object node in [`flat`]'s subset, its properties apart.
-fn object_alone(model: Model<'_>, node: &Schema) -> bool {
-    node.rare == 0
-        && node.boolean.is_none()
-        && node.type_form == TypeForm::One
-        && node.ty == Type::Object
-        && node.nullable.is_none()
-        && node.any_of.is_none()
-        && node.reference.is_none()
-        && node.enumeration.is_none()
-        && node
-            .additional
-            .is_none_or(|extra| model.node(extra).boolean == Some(false))
 }
 
 /// A union of plain scalars: `anyOf` and annotations only, each branch a single type with no

@@ -509,22 +509,28 @@ const FEW_PROPERTIES: usize = 16;
 pub(crate) fn property_index(model: Model<'_>, schema: &Schema, key: &[u8]) -> Option<usize> {
     let inner = key.get(1..key.len().saturating_sub(1))?;
     if !inner.contains(&b'\\') {
-        let properties = model.properties(schema);
-        // A few names are tried in turn with an inline compare: a binary search's `memcmp`
-        // calls were a quarter of a nested call's time (perf, issue 17).
-        if properties.len() <= FEW_PROPERTIES {
-            return properties
-                .iter()
-                .position(|property| same(model.bytes(property.name), inner));
-        }
-        return properties
-            .binary_search_by(|property| model.bytes(property.name).cmp(inner))
-            .ok();
+        return property_named(model, schema, inner);
     }
     model
         .properties(schema)
         .iter()
         .position(|property| string_eq(key, model.str(property.name)))
+}
+
+/// The index in `schema.properties` of the property named `name`, as bytes (a key without
+/// escapes). A few names are tried in turn with an inline compare: a binary search's `memcmp`
+/// calls were a quarter of a nested call's time (perf, issue 17).
+#[inline(always)]
+pub(crate) fn property_named(model: Model<'_>, schema: &Schema, name: &[u8]) -> Option<usize> {
+    let properties = model.properties(schema);
+    if properties.len() <= FEW_PROPERTIES {
+        return properties
+            .iter()
+            .position(|property| same(model.bytes(property.name), name));
+    }
+    properties
+        .binary_search_by(|property| model.bytes(property.name).cmp(name))
+        .ok()
 }
 
 /// What is wrong with a scalar (or `null`) against its schema node, if anything: its type, then

@@ -19,7 +19,7 @@
 #[cfg(debug_assertions)]
 use crate::call::Call;
 use crate::catalog::QuickTables;
-use crate::check::{self, Problems, Segment, What};
+use crate::check::{self, property_named, Problems, Segment, What};
 use crate::escaped_value;
 use crate::nested_value::{self, expect, integer, spaces};
 use crate::request::{after, spelled};
@@ -601,15 +601,6 @@ fn role(format: Format, function: bool, key: &[u8]) -> Role {
         .map_or(Role::Skip, |&(_, role)| role)
 }
 
-/// The property of a flat object that `key` (plain ASCII) names.
-#[inline(always)]
-fn property_index(model: Model<'_>, object: &Schema, key: &[u8]) -> Option<usize> {
-    model
-        .properties(object)
-        .iter()
-        .position(|property| same(model.bytes(property.name), key))
-}
-
 /// A string literal of plain ASCII at `at` (no escapes): the literal, quotes included, and the
 /// offset past it.
 #[inline]
@@ -773,7 +764,7 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
                     // A nested value is judged whole as it is read, against its property's
                     // node: an unknown or repeated key, or a problem inside, declines.
                     open @ (b'{' | b'[') => {
-                        let index = property_index(model, root, &text[key_start..key_end])?;
+                        let index = property_named(model, root, &text[key_start..key_end])?;
                         if seen & (1 << index) != 0 {
                             return None;
                         }
@@ -809,7 +800,7 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
             let key = &text[key_start..key_end];
             // A problem may quote the value, and messages quote a literal without escapes:
             // the general path words those.
-            let index = property_index(model, root, key);
+            let index = property_named(model, root, key);
             if escapes && index.is_none_or(|index| seen & (1 << index) != 0) {
                 return None;
             }
