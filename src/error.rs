@@ -32,6 +32,14 @@ enum Kind {
     TooManyCalls {
         most: usize,
     },
+    /// A `call_delta` went over one of a stream's limits (`call_stream.rs`).
+    StreamLimit {
+        what: &'static str,
+        most: usize,
+    },
+    TooManyStreams {
+        most: usize,
+    },
     NotAnObject {
         found: &'static str,
     },
@@ -102,7 +110,8 @@ impl Error {
         match self.kind {
             Kind::Malformed { .. } => "malformed_json",
             Kind::TooDeep => "too_deep",
-            Kind::TooLarge | Kind::TooManyCalls { .. } => "too_large",
+            Kind::TooLarge | Kind::TooManyCalls { .. } | Kind::StreamLimit { .. } => "too_large",
+            Kind::TooManyStreams { .. } => "too_many_streams",
             Kind::NotAnObject { .. } => "not_an_object",
             Kind::DuplicateField { .. } => "duplicate_field",
             Kind::UnknownField { .. } => "unknown_field",
@@ -179,6 +188,18 @@ impl Error {
     #[cold]
     pub(crate) fn too_many_calls(at: usize, most: usize) -> Error {
         Error::at(at, Kind::TooManyCalls { most })
+    }
+
+    /// A stream's call went over `most` of `what` (calls open, bytes of arguments).
+    #[cold]
+    pub(crate) fn stream_limit(at: usize, what: &'static str, most: usize) -> Error {
+        Error::at(at, Kind::StreamLimit { what, most })
+    }
+
+    /// A `call_delta` would open one stream more than `most`.
+    #[cold]
+    pub(crate) fn too_many_streams(at: usize, most: usize) -> Error {
+        Error::at(at, Kind::TooManyStreams { most })
     }
 
     pub(crate) fn not_an_object(at: usize, found: &'static str) -> Error {
@@ -319,6 +340,16 @@ impl fmt::Display for Error {
             Kind::TooLarge => write!(
                 f,
                 "input longer than {MAX_INPUT} bytes; reading stopped at byte {at}"
+            ),
+            Kind::StreamLimit { what, most } => write!(
+                f,
+                "a streamed call over the limit of {most} {what} (byte {at}); the call is \
+                 dropped, and the other calls and streams go on"
+            ),
+            Kind::TooManyStreams { most } => write!(
+                f,
+                "a stream more than the {most} open at once (byte {at}); finish or drop one \
+                 first (a stream ends with its provider's end event)"
             ),
             Kind::TooManyCalls { most } => write!(
                 f,

@@ -57,6 +57,7 @@
 //! `DESIGN.md` says why the parts are shaped as they are.
 
 mod call;
+mod call_stream;
 mod canonical;
 pub mod catalog;
 pub mod catalog_file;
@@ -84,6 +85,7 @@ mod verdict;
 pub mod wire;
 pub mod writer;
 
+pub use call_stream::{CallStreams, MAX_CALL_ARGUMENTS, MAX_STREAMS, MAX_STREAM_CALLS};
 pub use error::{Error, MAX_DEPTH, MAX_INPUT};
 pub use respond::respond;
 pub use runtime::RuntimeCatalog;

@@ -240,6 +240,22 @@ impl RuntimeCatalog {
         )
     }
 
+    /// `check_call`'s verdict on `call`, whose spans are in `request`: for a call assembled
+    /// from a stream's fragments (`call_stream.rs`).
+    pub(crate) fn check<W: Write>(
+        &self,
+        request: &[u8],
+        call: &crate::call::Call,
+        shape: crate::wire::Shape,
+        out: &mut W,
+    ) -> std::io::Result<()> {
+        let patterns = |pattern: Text, text: &str| verdict::matches(&self.patterns, pattern, text);
+        let model = self.view();
+        verdict::answer_any(
+            request, call, shape, out, self, model, &patterns, &self.flat,
+        )
+    }
+
     // Inlined, so that a caller building the view for one table loads only that table's
     // pointer: out of line, the view is nine slices written out per call (perf, check_call).
     #[inline(always)]

@@ -6,8 +6,8 @@
 //! answered: an interactive caller gets each answer at once, and a piped batch is written in
 //! blocks of up to [`OUT_CAP`] bytes.
 
+use crate::call_stream::CallStreams;
 use crate::error::{Error, MAX_INPUT};
-use crate::respond::respond;
 use crate::runtime::RuntimeCatalog;
 use crate::sink::escaped;
 use crate::tokenizer::{decode, string_eq, Kind, Tokenizer};
@@ -59,6 +59,7 @@ pub fn serve_catalog(
 ) -> Result<(), Error> {
     let mut out = Output {
         catalog,
+        streams: CallStreams::default(),
         sink: output,
         buf: [0; OUT_CAP],
         len: 0,
@@ -110,6 +111,8 @@ pub fn serve_catalog(
 struct Output<'a, W: Write> {
     /// The catalog read at run time, if one is in use.
     catalog: Option<RuntimeCatalog>,
+    /// The calls being streamed (`call_delta`).
+    streams: CallStreams,
     sink: &'a mut W,
     buf: [u8; OUT_CAP],
     len: usize,
@@ -126,14 +129,17 @@ impl<W: Write> Output<'_, W> {
         if OUT_CAP - self.len < ROOM {
             self.flush()?;
         }
+        // Taken out for the answer, which writes into `self`; moving them moves a few pointers.
+        let mut streams = std::mem::take(&mut self.streams);
         let answer = match self.catalog.take() {
             Some(catalog) => {
-                let answer = catalog.respond(line, self);
+                let answer = streams.respond_over(&catalog, line, self);
                 self.catalog = Some(catalog);
                 answer
             }
-            None => respond(line, self),
+            None => streams.respond(line, self),
         };
+        self.streams = streams;
         let Err(err) = answer else {
             return Ok(());
         };

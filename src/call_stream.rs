@@ -1,0 +1,1155 @@
+//! `call_delta`: tool calls as a provider streams them, assembled and judged as they come.
+//!
+//! A harness that streams a turn gets each call in fragments: OpenAI's chat chunks key them by
+//! a tool-call `index`, the Responses API and Anthropic by the position of the output item or
+//! content block (shared with text and reasoning), and Gemini sends each call whole. Each
+//! `{"op":"call_delta","format":F,"strict":B,"stream":S,"event":E}` gives one event `E` as the
+//! provider sent it, and is answered `{"calls":[{"index":I,"verdict":V},...]}`: the calls that
+//! this event settled, often none.
+//!
+//! - A call that completes gets `V`, byte for byte what `check_call` answers for the call
+//!   assembled: the same checker reads it, the arguments' fragments joined as sent. Fragments
+//!   are JSON string literals, and the escapes of each are whole, so the literals' insides
+//!   joined are the inside of the whole arguments' literal: nothing is decoded here.
+//! - A call whose tool name the catalog lacks is settled as soon as the name is whole, with
+//!   the verdict `check_call` gives it; its later fragments are ignored.
+//! - A call that never got a name or an id (where its format has ids) is settled when it
+//!   completes with `missing_name` or `missing_id`, and a call still open when its stream ends
+//!   (OpenAI's `length`, a message stopped without its block's stop) with
+//!   `truncated_arguments`. None is dropped in silence.
+//!
+//! A stream is kept from its first call to its provider's end event: at most [`MAX_STREAMS`]
+//! at once, each with at most [`MAX_STREAM_CALLS`] calls, each call's arguments at most
+//! [`MAX_CALL_ARGUMENTS`] bytes as the events carry them (escaped). Going over is an error for
+//! that event (`too_many_streams`, `too_large`), and other streams go on. Buffers are kept when
+//! a stream ends and reused by the next: once the pool has grown to a caller's largest streams,
+//! an event allocates nothing.
+
+use crate::call::{self, Arguments, Call, Span};
+use crate::catalog::{self, Names};
+use crate::error::Error;
+use crate::tokenizer::{string_eq, Kind, Token, Tokenizer};
+use crate::turn::WithoutNewline;
+use crate::wire::{Format, Shape, FORMAT_LIST};
+use std::io::{self, Write};
+
+/// The most streams open at once; one more is `too_many_streams`.
+pub const MAX_STREAMS: usize = 16;
+/// The most calls open in one stream; one more is `too_large`.
+pub const MAX_STREAM_CALLS: usize = 16;
+/// The most bytes of one call's arguments, as the events carry them (escaped).
+pub const MAX_CALL_ARGUMENTS: usize = 64 * 1024;
+/// The most bytes of a stream's name, a call's id or its name, as sent.
+const MAX_LABEL: usize = 256;
+
+const FIELDS: &str = "op, format, strict, stream, event";
+
+/// Every stream a caller has open: the state `call_delta` keeps between events. One per
+/// process (stream mode keeps one), or one per connection in a library.
+///
+/// ```
+/// let mut streams = tool_schema::CallStreams::default();
+/// let mut out = Vec::new();
+/// let event = |e: &str| format!(r#"{{"op":"call_delta","format":"anthropic","stream":"s","event":{e}}}"#);
+/// streams.respond(event(r#"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t1","name":"read_file","input":{}}}"#).as_bytes(), &mut out)?;
+/// streams.respond(event(r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"path\":\"a.rs\"}"}}"#).as_bytes(), &mut out)?;
+/// streams.respond(event(r#"{"type":"content_block_stop","index":1}"#).as_bytes(), &mut out)?;
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "{\"calls\":[]}\n{\"calls\":[]}\n{\"calls\":[{\"index\":1,\"verdict\":{\"arguments\":{\"path\":\"a.rs\"},\"id\":\"t1\",\"name\":\"read_file\",\"ok\":true}}]}\n"
+/// );
+/// # Ok::<(), tool_schema::Error>(())
+/// ```
+#[derive(Default)]
+pub struct CallStreams {
+    /// Streams, live or kept for their buffers.
+    streams: Vec<Stream>,
+    /// A settled call's envelope, as `check_call` reads one: its id, name and arguments as
+    /// string literals one after another.
+    envelope: Vec<u8>,
+}
+
+#[derive(Default)]
+struct Stream {
+    live: bool,
+    /// The stream's name, as sent (the inside of its literal).
+    name: Vec<u8>,
+    calls: Vec<OpenCall>,
+    /// Gemini's calls come whole and unnumbered: the index the next one gets.
+    next_index: u64,
+}
+
+#[derive(Default)]
+struct OpenCall {
+    live: bool,
+    /// The provider's index: a tool-call index, an output or a content-block index.
+    index: u64,
+    /// Answered already (an unknown tool): what follows of it is ignored.
+    settled: bool,
+    /// The insides of the literals that gave its id and name, as sent, and whether any came.
+    id: Vec<u8>,
+    has_id: bool,
+    name: Vec<u8>,
+    has_name: bool,
+    /// The name is whole: OpenAI's chunks may carry it in pieces until arguments begin.
+    name_whole: bool,
+    /// The insides of the arguments' literals, joined.
+    arguments: Vec<u8>,
+}
+
+impl OpenCall {
+    fn open(&mut self, index: u64) {
+        self.live = true;
+        self.index = index;
+        self.settled = false;
+        self.id.clear();
+        self.has_id = false;
+        self.name.clear();
+        self.has_name = false;
+        self.name_whole = false;
+        self.arguments.clear();
+    }
+}
+
+/// How a call is settled.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Settle {
+    /// Completed: `check_call`'s verdict.
+    Check,
+    /// The stream ended with it open.
+    Truncated,
+}
+
+/// A value in the request: its kind and where it is.
+#[derive(Clone, Copy)]
+struct Value {
+    kind: Kind,
+    at: usize,
+    end: usize,
+}
+
+impl CallStreams {
+    /// Answers one request over the compiled-in catalog: a `call_delta`, or any other request
+    /// as [`respond()`](crate::respond()) answers it.
+    pub fn respond(&mut self, input: &[u8], out: &mut impl Write) -> Result<(), Error> {
+        self.respond_with(
+            input,
+            out,
+            &catalog::Compiled,
+            crate::respond,
+            |request, call, shape, out| crate::verdict::answer(request, call, shape, out),
+        )
+    }
+
+    /// [`CallStreams::respond`] over a catalog read at run time.
+    pub fn respond_over(
+        &mut self,
+        catalog: &crate::RuntimeCatalog,
+        input: &[u8],
+        out: &mut impl Write,
+    ) -> Result<(), Error> {
+        self.respond_with(
+            input,
+            out,
+            catalog,
+            |input, out| catalog.respond(input, out),
+            |request, call, shape, out| catalog.check(request, call, shape, out),
+        )
+    }
+
+    /// How many streams are open.
+    pub fn open(&self) -> usize {
+        self.streams.iter().filter(|stream| stream.live).count()
+    }
+
+    fn respond_with<W: Write>(
+        &mut self,
+        input: &[u8],
+        out: &mut W,
+        names: &impl Names,
+        respond: impl FnOnce(&[u8], &mut W) -> Result<(), Error>,
+        check: impl FnMut(&[u8], &Call, Shape, &mut WithoutNewline<'_, W>) -> io::Result<()>,
+    ) -> Result<(), Error> {
+        // A call_delta names its op first, as harnesses write one; any other request is
+        // `respond`'s, and one that `respond` does not know may still be a call_delta.
+        if !input.starts_with(br#"{"op":"call_delta""#) {
+            match respond(input, out) {
+                Err(err) if matches!(err.code(), "unknown_op" | "unknown_field") => {}
+                answer => return answer,
+            }
+        }
+        match read_request(input) {
+            Some(request) => self.delta(input, request?, out, names, check),
+            None => respond_error(input),
+        }
+    }
+
+    /// Applies one event, then writes the calls it settled.
+    fn delta<W: Write>(
+        &mut self,
+        input: &[u8],
+        request: Request,
+        out: &mut W,
+        names: &impl Names,
+        mut check: impl FnMut(&[u8], &Call, Shape, &mut WithoutNewline<'_, W>) -> io::Result<()>,
+    ) -> Result<(), Error> {
+        let Request {
+            shape,
+            stream: name,
+            event,
+        } = request;
+        let format = shape.format();
+        // Read once without touching any state, so that an event refused for its shape
+        // changes nothing, and a stream's slot is taken only by an event that opens a call.
+        let mut dry = Dry { opens: false };
+        visit(input, event, format, &mut dry)?;
+        let inside = &input[name.at + 1..name.end - 1];
+        let mut at = self
+            .streams
+            .iter()
+            .position(|stream| stream.live && stream.name == inside);
+        if at.is_none() && dry.opens {
+            at = Some(self.take_slot(inside, name.at)?);
+        }
+        let mut apply = Apply {
+            input,
+            stream: at.map(|at| &mut self.streams[at]),
+            names,
+            settled: [(0, Settle::Check); MAX_STREAM_CALLS],
+            count: 0,
+            whole: [(0, Span { at: 0, end: 0 }); MAX_STREAM_CALLS],
+            wholes: 0,
+            ended: false,
+        };
+        let applied = visit(input, event, format, &mut apply);
+        let (settled, count, whole, wholes, ended) = (
+            apply.settled,
+            apply.count,
+            apply.whole,
+            apply.wholes,
+            apply.ended,
+        );
+        let stream = at.map(|at| &mut self.streams[at]);
+        let envelope = &mut self.envelope;
+        let mut write = |out: &mut W| -> io::Result<()> {
+            out.write_all(b"{\"calls\":[")?;
+            let mut first = true;
+            for &(index, span) in &whole[..wholes] {
+                if !std::mem::take(&mut first) {
+                    out.write_all(b",")?;
+                }
+                write!(out, "{{\"index\":{index},\"verdict\":")?;
+                // The visitor read this envelope already.
+                if let Ok(call) = call::read(input, span, Format::Gemini) {
+                    check(input, &call, shape, &mut WithoutNewline::new(out))?;
+                }
+                out.write_all(b"}")?;
+            }
+            if let Some(stream) = &stream {
+                for &(call, how) in &settled[..count] {
+                    if !std::mem::take(&mut first) {
+                        out.write_all(b",")?;
+                    }
+                    let open = &stream.calls[call];
+                    write!(out, "{{\"index\":{},\"verdict\":", open.index)?;
+                    verdict(input, open, how, shape, envelope, out, &mut check)?;
+                    out.write_all(b"}")?;
+                }
+            }
+            out.write_all(b"]}\n")
+        };
+        // An event refused part way (a limit) is an error line, and settles nothing.
+        applied?;
+        let written = write(out);
+        if let Some(stream) = stream {
+            for &(call, _) in &settled[..count] {
+                stream.calls[call].settled = true;
+            }
+            if ended {
+                stream.live = false;
+                for call in &mut stream.calls {
+                    call.live = false;
+                }
+            }
+        }
+        written.map_err(crate::respond::write_failed)
+    }
+
+    /// A free slot for the stream `name` (a freed one, with its buffers, first).
+    fn take_slot(&mut self, name: &[u8], at: usize) -> Result<usize, Error> {
+        let slot = match self.streams.iter().position(|stream| !stream.live) {
+            Some(slot) => slot,
+            None if self.streams.len() < MAX_STREAMS => {
+                self.streams.push(Stream::default());
+                self.streams.len() - 1
+            }
+            None => return Err(Error::too_many_streams(at, MAX_STREAMS)),
+        };
+        let stream = &mut self.streams[slot];
+        stream.live = true;
+        stream.name.clear();
+        stream.name.extend_from_slice(name);
+        stream.next_index = 0;
+        for call in &mut stream.calls {
+            call.live = false;
+        }
+        Ok(slot)
+    }
+}
+
+/// A `call_delta` request understood.
+#[derive(Clone, Copy)]
+struct Request {
+    shape: Shape,
+    /// The stream's name: a string literal, quotes included.
+    stream: Span,
+    /// The event: an object.
+    event: Value,
+}
+
+/// Reads a `call_delta` request, or `None` when the line is not one.
+fn read_request(input: &[u8]) -> Option<Result<Request, Error>> {
+    let mut tokens = Tokenizer::new(input);
+    let open = tokens.expect_token().ok()?;
+    if open.kind != Kind::ObjectStart {
+        return None;
+    }
+    let mut fields: [Option<(Token<'_>, Value)>; 5] = [None; 5];
+    let mut other = None;
+    let close = loop {
+        let key = tokens.expect_token().ok()?;
+        if key.kind == Kind::ObjectEnd {
+            break key;
+        }
+        let value = tokens.expect_token().ok()?;
+        let end = tokens.skip(value).ok()?;
+        let found = Value {
+            kind: value.kind,
+            at: value.at,
+            end,
+        };
+        match ["op", "format", "strict", "stream", "event"]
+            .iter()
+            .position(|name| string_eq(key.raw, name))
+        {
+            Some(field) if fields[field].is_none() => fields[field] = Some((key, found)),
+            Some(_) => {
+                other.get_or_insert(Err(Error::duplicate_field(key.at, "a call_delta field")));
+            }
+            None => {
+                other.get_or_insert(Ok(key));
+            }
+        }
+    };
+    tokens.drain().ok()?;
+    let [op, format, strict, stream, event] = fields;
+    let op = op?.1;
+    if op.kind != Kind::String || !string_eq(&input[op.at..op.end], "call_delta") {
+        return None;
+    }
+    Some((|| {
+        if let Some(other) = other {
+            let key = other?;
+            return Err(Error::unknown_field(key.at, key.raw, FIELDS));
+        }
+        let wrong = |value: Value, field, want: Kind| {
+            Error::wrong_type(value.at, field, want.described(), value.kind.described())
+        };
+        let format = match format {
+            None => Format::OpenAi,
+            Some((_, value)) if value.kind != Kind::String => {
+                return Err(wrong(value, "format", Kind::String))
+            }
+            Some((_, value)) => {
+                let literal = &input[value.at..value.end];
+                Format::ALL
+                    .into_iter()
+                    .find(|format| string_eq(literal, format.name()))
+                    .ok_or_else(|| Error::unknown_format(value.at, literal, FORMAT_LIST))?
+            }
+        };
+        let (strict, strict_at) = match strict {
+            None => (false, 0),
+            Some((_, value)) => match value.kind {
+                Kind::True => (true, value.at),
+                Kind::False => (false, value.at),
+                _ => return Err(wrong(value, "strict", Kind::True)),
+            },
+        };
+        let Some(shape) = Shape::new(format, strict) else {
+            return Err(Error::unsupported(strict_at, format.name()));
+        };
+        if format == Format::Mcp {
+            return Err(Error::refused(
+                0,
+                "mcp",
+                "MCP's tools/call carries a call whole; there is nothing to stream",
+            ));
+        }
+        let Some((_, stream)) = stream else {
+            return Err(Error::missing_field(close.at, "stream"));
+        };
+        if stream.kind != Kind::String {
+            return Err(wrong(stream, "stream", Kind::String));
+        }
+        if stream.end - stream.at - 2 > MAX_LABEL {
+            return Err(Error::stream_limit(
+                stream.at,
+                "bytes of a stream's name",
+                MAX_LABEL,
+            ));
+        }
+        let Some((_, event)) = event else {
+            return Err(Error::missing_field(close.at, "event"));
+        };
+        if event.kind != Kind::ObjectStart {
+            return Err(wrong(event, "event", Kind::ObjectStart));
+        }
+        Ok(Request {
+            shape,
+            stream: Span {
+                at: stream.at,
+                end: stream.end,
+            },
+            event,
+        })
+    })())
+}
+
+/// The error for a line that is neither a request `respond` knows nor a `call_delta`:
+/// `respond`'s own.
+#[cold]
+fn respond_error(input: &[u8]) -> Result<(), Error> {
+    crate::respond(input, &mut io::sink())
+}
+
+/// What an event does, as [`visit`] reads it from each format's events.
+trait Events {
+    /// A call starts at `index`: Anthropic's `content_block_start`, the Responses API's
+    /// `output_item.added`. A call already at `index` starts again.
+    fn start(&mut self, index: u64, at: usize) -> Result<(), Error>;
+    /// A fragment of the call at `index` (started if it was not): each part given is a string
+    /// literal of the request.
+    fn part(&mut self, index: u64, at: usize, part: Part) -> Result<(), Error>;
+    /// The call at `index` is complete.
+    fn complete(&mut self, index: u64);
+    /// The call at `index` is complete, and `whole` is all of it: what it is when no call
+    /// was open at `index`.
+    fn done(&mut self, index: u64, at: usize, whole: Part) -> Result<(), Error>;
+    /// The stream ends: its open calls are complete (`truncated` false) or cut.
+    fn end(&mut self, truncated: bool);
+    /// A call that came whole (Gemini's `functionCall`), at `span`.
+    fn whole(&mut self, span: Span, at: usize) -> Result<(), Error>;
+}
+
+/// The literals of one fragment: an id, a name, arguments; any may be absent. `name_whole`:
+/// this fragment ends the name (it came with arguments, or in a format that sends it whole).
+#[derive(Clone, Copy, Default)]
+struct Part {
+    id: Option<Span>,
+    name: Option<Span>,
+    arguments: Option<Span>,
+    name_whole: bool,
+}
+
+/// The first reading: whether the event opens a call.
+struct Dry {
+    opens: bool,
+}
+
+impl Events for Dry {
+    fn start(&mut self, _: u64, _: usize) -> Result<(), Error> {
+        self.opens = true;
+        Ok(())
+    }
+    fn part(&mut self, _: u64, _: usize, _: Part) -> Result<(), Error> {
+        self.opens = true;
+        Ok(())
+    }
+    fn complete(&mut self, _: u64) {}
+    fn done(&mut self, _: u64, _: usize, _: Part) -> Result<(), Error> {
+        self.opens = true;
+        Ok(())
+    }
+    fn end(&mut self, _: bool) {}
+    fn whole(&mut self, _: Span, _: usize) -> Result<(), Error> {
+        self.opens = true;
+        Ok(())
+    }
+}
+
+/// The second reading: the event applied to its stream, and what it settled.
+struct Apply<'s, N: Names> {
+    input: &'s [u8],
+    stream: Option<&'s mut Stream>,
+    names: &'s N,
+    /// Calls settled, as indices of the stream's calls, in the order they are answered.
+    settled: [(usize, Settle); MAX_STREAM_CALLS],
+    count: usize,
+    /// Gemini's whole calls: each one's index and envelope.
+    whole: [(u64, Span); MAX_STREAM_CALLS],
+    wholes: usize,
+    ended: bool,
+}
+
+impl<'s, N: Names> Apply<'s, N> {
+    fn settle(&mut self, call: usize, how: Settle) {
+        if self.settled[..self.count].iter().any(|&(c, _)| c == call) {
+            return;
+        }
+        if let Some(slot) = self.settled.get_mut(self.count) {
+            *slot = (call, how);
+            self.count += 1;
+        }
+    }
+
+    /// The call at `index`, started if it is not open.
+    fn call(&mut self, index: u64, at: usize) -> Result<usize, Error> {
+        let Some(stream) = self.stream.as_deref_mut() else {
+            return Err(Error::stream_limit(at, "streams", MAX_STREAMS));
+        };
+        if let Some(found) = stream
+            .calls
+            .iter()
+            .position(|call| call.live && call.index == index)
+        {
+            return Ok(found);
+        }
+        let slot = match stream.calls.iter().position(|call| !call.live) {
+            Some(slot) => slot,
+            None if stream.calls.len() < MAX_STREAM_CALLS => {
+                stream.calls.push(OpenCall::default());
+                stream.calls.len() - 1
+            }
+            None => return Err(Error::stream_limit(at, "calls open", MAX_STREAM_CALLS)),
+        };
+        stream.calls[slot].open(index);
+        Ok(slot)
+    }
+}
+
+impl<N: Names> Events for Apply<'_, N> {
+    fn start(&mut self, index: u64, at: usize) -> Result<(), Error> {
+        let call = self.call(index, at)?;
+        if let Some(stream) = self.stream.as_deref_mut() {
+            stream.calls[call].open(index);
+        }
+        Ok(())
+    }
+
+    fn part(&mut self, index: u64, at: usize, part: Part) -> Result<(), Error> {
+        // Set when the settlement below is owed: an early verdict for an unknown tool.
+        let call = self.call(index, at)?;
+        let Some(stream) = self.stream.as_deref_mut() else {
+            return Ok(());
+        };
+        let open = &mut stream.calls[call];
+        if open.settled || self.settled[..self.count].iter().any(|&(c, _)| c == call) {
+            return Ok(());
+        }
+        let input = self.input;
+        let inside = |span: Span| &input[span.at + 1..span.end - 1];
+        if let Some(id) = part.id {
+            open.has_id = true;
+            if open.id.len() + id.end - id.at > MAX_LABEL {
+                open.settled = true;
+                return Err(Error::stream_limit(
+                    id.at,
+                    "bytes of a call's id",
+                    MAX_LABEL,
+                ));
+            }
+            open.id.extend_from_slice(inside(id));
+        }
+        if let Some(name) = part.name {
+            open.has_name = true;
+            if open.name.len() + name.end - name.at > MAX_LABEL {
+                open.settled = true;
+                return Err(Error::stream_limit(
+                    name.at,
+                    "bytes of a tool's name",
+                    MAX_LABEL,
+                ));
+            }
+            open.name.extend_from_slice(inside(name));
+        }
+        if let Some(arguments) = part.arguments {
+            if open.arguments.len() + arguments.end - arguments.at > MAX_CALL_ARGUMENTS {
+                open.settled = true;
+                let what = "bytes of a call's arguments";
+                return Err(Error::stream_limit(arguments.at, what, MAX_CALL_ARGUMENTS));
+            }
+            open.arguments.extend_from_slice(inside(arguments));
+        }
+        let whole = part.name_whole || (open.has_name && part.arguments.is_some());
+        if whole && !open.name_whole {
+            open.name_whole = true;
+            // Certain as soon as the name is whole: no tool has it.
+            let mut literal = [0u8; MAX_LABEL + 2];
+            let len = open.name.len();
+            literal[0] = b'"';
+            literal[1..=len].copy_from_slice(&open.name);
+            literal[len + 1] = b'"';
+            if catalog::find(self.names, &literal[..len + 2]).is_none() {
+                self.settle(call, Settle::Check);
+            }
+        }
+        Ok(())
+    }
+
+    fn complete(&mut self, index: u64) {
+        let Some(stream) = self.stream.as_deref() else {
+            return;
+        };
+        let found = stream
+            .calls
+            .iter()
+            .position(|call| call.live && call.index == index && !call.settled);
+        if let Some(call) = found {
+            self.settle(call, Settle::Check);
+        }
+    }
+
+    fn done(&mut self, index: u64, at: usize, whole: Part) -> Result<(), Error> {
+        let open = self.stream.as_deref().is_some_and(|stream| {
+            stream
+                .calls
+                .iter()
+                .any(|call| call.live && call.index == index)
+        });
+        if !open {
+            self.start(index, at)?;
+            self.part(index, at, whole)?;
+        }
+        self.complete(index);
+        Ok(())
+    }
+
+    fn end(&mut self, truncated: bool) {
+        self.ended = true;
+        let Some(stream) = self.stream.as_deref() else {
+            return;
+        };
+        let mut open: [(u64, usize); MAX_STREAM_CALLS] = [(0, 0); MAX_STREAM_CALLS];
+        let mut count = 0;
+        for (at, call) in stream.calls.iter().enumerate() {
+            if call.live && !call.settled && count < MAX_STREAM_CALLS {
+                open[count] = (call.index, at);
+                count += 1;
+            }
+        }
+        open[..count].sort_unstable();
+        let how = match truncated {
+            true => Settle::Truncated,
+            false => Settle::Check,
+        };
+        for &(_, call) in &open[..count] {
+            self.settle(call, how);
+        }
+    }
+
+    fn whole(&mut self, span: Span, at: usize) -> Result<(), Error> {
+        let Some(stream) = self.stream.as_deref_mut() else {
+            return Err(Error::stream_limit(at, "streams", MAX_STREAMS));
+        };
+        let slot = self
+            .whole
+            .get_mut(self.wholes)
+            .ok_or_else(|| Error::stream_limit(at, "calls in one event", MAX_STREAM_CALLS))?;
+        *slot = (stream.next_index, span);
+        stream.next_index += 1;
+        self.wholes += 1;
+        Ok(())
+    }
+}
+
+/// Reads one event of `format` and tells `events` what it does. Members the table below does
+/// not name are skipped, and so are events that are not about a call (text, thinking,
+/// reasoning, `ping`, usage).
+fn visit(
+    input: &[u8],
+    event: Value,
+    format: Format,
+    events: &mut impl Events,
+) -> Result<(), Error> {
+    match format {
+        // A `chat.completion.chunk`: `choices[].delta.tool_calls[]`, each fragment with its
+        // `index` (required), and `id`, `function.name` and `function.arguments` when given;
+        // `finish_reason` ends the stream: "stop | length | tool_calls | content_filter |
+        // function_call" (the enum of openai.yaml, quoted at
+        // https://docs.rs/openai-struct/latest/openai_struct/models/finish_reason/enum.FinishReason.html;
+        // `ToolCallDelta { index: usize, id: Option<String>, .. }`,
+        // https://docs.rs/crate/artificial-openai/0.7.0/source/src/api_v1/chat_completion_stream.rs).
+        Format::OpenAi => {
+            let Some(choices) = get(input, event, "choices", Kind::ArrayStart, "event.choices")?
+            else {
+                return Ok(());
+            };
+            for choice in elements(input, choices, "event.choices[]")? {
+                let choice = choice?;
+                // One choice is followed: a harness that asks for n > 1 is told so.
+                if let Some(index) = get(
+                    input,
+                    choice,
+                    "index",
+                    Kind::Number,
+                    "event.choices[].index",
+                )? {
+                    if &input[index.at..index.end] != b"0" {
+                        let reason = "call_delta follows choice 0; ask for one choice (n=1)";
+                        return Err(Error::refused(index.at, "openai", reason));
+                    }
+                }
+                let label = "event.choices[].delta";
+                if let Some(delta) = get(input, choice, "delta", Kind::ObjectStart, label)? {
+                    let label = "event.choices[].delta.tool_calls";
+                    if let Some(calls) =
+                        get_or_null(input, delta, "tool_calls", Kind::ArrayStart, label)?
+                    {
+                        for fragment in
+                            elements(input, calls, "event.choices[].delta.tool_calls[]")?
+                        {
+                            openai_fragment(input, fragment?, events)?;
+                        }
+                    }
+                }
+                let label = "event.choices[].finish_reason";
+                if let Some(reason) =
+                    get_or_null(input, choice, "finish_reason", Kind::String, label)?
+                {
+                    let literal = &input[reason.at..reason.end];
+                    events
+                        .end(string_eq(literal, "length") || string_eq(literal, "content_filter"));
+                }
+            }
+            Ok(())
+        }
+        // Semantic events, told apart by `type`: a function call's item is added
+        // (`output_item.added`, `item.type` "function_call", with `call_id` and `name`), its
+        // arguments come in `function_call_arguments.delta` events keyed by `output_index`, and
+        // `output_item.done` completes it; `response.completed`, `.incomplete` and `.failed`
+        // end the response (openai-node's types, mirrored at
+        // https://v03.api.js.langchain.com/interfaces/_langchain_openai.OpenAIClient.Responses.ResponseFunctionCallArgumentsDeltaEvent.html
+        // and ResponseOutputItemAddedEvent.html, ResponseIncompleteEvent.html beside it).
+        Format::OpenAiResponses => {
+            let Some(kind) = get(input, event, "type", Kind::String, "event.type")? else {
+                return Err(Error::missing_field(event.end - 1, "event.type"));
+            };
+            let kind = &input[kind.at..kind.end];
+            let index = || -> Result<(u64, usize), Error> {
+                let value = get(
+                    input,
+                    event,
+                    "output_index",
+                    Kind::Number,
+                    "event.output_index",
+                )?
+                .ok_or_else(|| Error::missing_field(event.end - 1, "event.output_index"))?;
+                Ok((number(input, value, "event.output_index")?, value.at))
+            };
+            if string_eq(kind, "response.output_item.added")
+                || string_eq(kind, "response.output_item.done")
+            {
+                let Some(item) = get(input, event, "item", Kind::ObjectStart, "event.item")? else {
+                    return Err(Error::missing_field(event.end - 1, "event.item"));
+                };
+                let item_type = get(input, item, "type", Kind::String, "event.item.type")?;
+                if !item_type.is_some_and(|t| string_eq(&input[t.at..t.end], "function_call")) {
+                    return Ok(());
+                }
+                let (index, at) = index()?;
+                let added = string_eq(kind, "response.output_item.added");
+                let part = Part {
+                    id: string(input, item, "call_id", "event.item.call_id")?,
+                    name: string(input, item, "name", "event.item.name")?,
+                    arguments: string(input, item, "arguments", "event.item.arguments")?,
+                    name_whole: true,
+                };
+                if added {
+                    events.start(index, at)?;
+                    events.part(index, at, part)?;
+                } else {
+                    // The call assembled is judged; a call whose added event never came is
+                    // judged as the done item gives it whole.
+                    events.done(index, at, part)?;
+                }
+            } else if string_eq(kind, "response.function_call_arguments.delta") {
+                let (index, at) = index()?;
+                let delta = string(input, event, "delta", "event.delta")?
+                    .ok_or_else(|| Error::missing_field(event.end - 1, "event.delta"))?;
+                let part = Part {
+                    arguments: Some(delta),
+                    ..Part::default()
+                };
+                events.part(index, at, part)?;
+            } else if string_eq(kind, "response.completed")
+                || string_eq(kind, "response.incomplete")
+                || string_eq(kind, "response.failed")
+            {
+                events.end(true);
+            }
+            Ok(())
+        }
+        // Blocks: `content_block_start` with a `tool_use` block (`id`, `name`),
+        // `content_block_delta` with an `input_json_delta`'s `partial_json`, and
+        // `content_block_stop`, each with the block's `index`, "its index in the final
+        // Message content array"; `message_stop` ends the message, and `error` ends it too
+        // (https://docs.anthropic.com/it/docs/build-with-claude/streaming, and the English text
+        // in docs/sources/streams.md).
+        Format::Anthropic => {
+            let Some(kind) = get(input, event, "type", Kind::String, "event.type")? else {
+                return Err(Error::missing_field(event.end - 1, "event.type"));
+            };
+            let kind = &input[kind.at..kind.end];
+            let index = || -> Result<(u64, usize), Error> {
+                let value = get(input, event, "index", Kind::Number, "event.index")?
+                    .ok_or_else(|| Error::missing_field(event.end - 1, "event.index"))?;
+                Ok((number(input, value, "event.index")?, value.at))
+            };
+            if string_eq(kind, "content_block_start") {
+                let label = "event.content_block";
+                let Some(block) = get(input, event, "content_block", Kind::ObjectStart, label)?
+                else {
+                    return Err(Error::missing_field(event.end - 1, label));
+                };
+                let block_type = get(
+                    input,
+                    block,
+                    "type",
+                    Kind::String,
+                    "event.content_block.type",
+                )?;
+                if block_type.is_some_and(|t| string_eq(&input[t.at..t.end], "tool_use")) {
+                    let (index, at) = index()?;
+                    events.start(index, at)?;
+                    let part = Part {
+                        id: string(input, block, "id", "event.content_block.id")?,
+                        name: string(input, block, "name", "event.content_block.name")?,
+                        arguments: None,
+                        name_whole: true,
+                    };
+                    events.part(index, at, part)?;
+                }
+            } else if string_eq(kind, "content_block_delta") {
+                let Some(delta) = get(input, event, "delta", Kind::ObjectStart, "event.delta")?
+                else {
+                    return Err(Error::missing_field(event.end - 1, "event.delta"));
+                };
+                let delta_type = get(input, delta, "type", Kind::String, "event.delta.type")?;
+                if delta_type.is_some_and(|t| string_eq(&input[t.at..t.end], "input_json_delta")) {
+                    let (index, at) = index()?;
+                    let part = Part {
+                        arguments: string(
+                            input,
+                            delta,
+                            "partial_json",
+                            "event.delta.partial_json",
+                        )?,
+                        ..Part::default()
+                    };
+                    events.part(index, at, part)?;
+                }
+            } else if string_eq(kind, "content_block_stop") {
+                events.complete(index()?.0);
+            } else if string_eq(kind, "message_stop") || string_eq(kind, "error") {
+                events.end(true);
+            }
+            Ok(())
+        }
+        // A streamed `GenerateContentResponse`: `candidates[].content.parts[].functionCall`,
+        // each call whole; a candidate's `finishReason` ends it
+        // (https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1beta1/Content).
+        Format::Gemini => {
+            let label = "event.candidates";
+            let Some(candidates) = get(input, event, "candidates", Kind::ArrayStart, label)? else {
+                return Ok(());
+            };
+            for candidate in elements(input, candidates, "event.candidates[]")? {
+                let candidate = candidate?;
+                let label = "event.candidates[].content";
+                if let Some(content) = get(input, candidate, "content", Kind::ObjectStart, label)? {
+                    let label = "event.candidates[].content.parts";
+                    if let Some(parts) = get(input, content, "parts", Kind::ArrayStart, label)? {
+                        for part in elements(input, parts, "event.candidates[].content.parts[]")? {
+                            let label = "event.candidates[].content.parts[].functionCall";
+                            if let Some(call) =
+                                get(input, part?, "functionCall", Kind::ObjectStart, label)?
+                            {
+                                let span = Span {
+                                    at: call.at,
+                                    end: call.end,
+                                };
+                                // Vertex can stream one call's arguments in pieces
+                                // (`streamFunctionCallArguments`: "Partial parameter results
+                                // will be returned in the [FunctionCall.partial_args] field",
+                                // https://googleapis.github.io/java-genai/javadoc/google-genai/com.google.genai.types/-function-calling-config/stream-function-call-arguments.html);
+                                // such a piece is not a call, and is refused, not misjudged.
+                                for key in ["partialArgs", "willContinue"] {
+                                    if member(input, call, key)? {
+                                        let reason = "a functionCall in pieces (partialArgs, \
+                                                      willContinue) is not read; turn off \
+                                                      streamFunctionCallArguments";
+                                        return Err(Error::refused(call.at, "gemini", reason));
+                                    }
+                                }
+                                // The envelope's own errors are the request's, as check_call's.
+                                call::read(input, span, Format::Gemini)?;
+                                events.whole(span, call.at)?;
+                            }
+                        }
+                    }
+                }
+                let label = "event.candidates[].finishReason";
+                if get(input, candidate, "finishReason", Kind::String, label)?.is_some() {
+                    events.end(false);
+                }
+            }
+            Ok(())
+        }
+        Format::Mcp => Ok(()),
+    }
+}
+
+/// One of OpenAI's `delta.tool_calls[]` fragments.
+fn openai_fragment(input: &[u8], fragment: Value, events: &mut impl Events) -> Result<(), Error> {
+    let label = "event.choices[].delta.tool_calls[].index";
+    let value = get(input, fragment, "index", Kind::Number, label)?
+        .ok_or_else(|| Error::missing_field(fragment.end - 1, label))?;
+    let index = number(input, value, label)?;
+    let mut part = Part {
+        id: string(
+            input,
+            fragment,
+            "id",
+            "event.choices[].delta.tool_calls[].id",
+        )?,
+        ..Part::default()
+    };
+    let label = "event.choices[].delta.tool_calls[].function";
+    if let Some(function) = get_or_null(input, fragment, "function", Kind::ObjectStart, label)? {
+        part.name = string(
+            input,
+            function,
+            "name",
+            "event.choices[].delta.tool_calls[].function.name",
+        )?;
+        let label = "event.choices[].delta.tool_calls[].function.arguments";
+        part.arguments = string(input, function, "arguments", label)?;
+    }
+    events.part(index, value.at, part)
+}
+
+/// The member `key` of the object `object`, which must be of `kind` (`True` for a boolean).
+fn get(
+    input: &[u8],
+    object: Value,
+    key: &str,
+    kind: Kind,
+    label: &'static str,
+) -> Result<Option<Value>, Error> {
+    get_or_null(input, object, key, kind, label)
+}
+
+/// [`get`], where `null` stands for absent: OpenAI writes `"finish_reason":null` and
+/// `"tool_calls":null`.
+fn get_or_null(
+    input: &[u8],
+    object: Value,
+    key: &str,
+    kind: Kind,
+    label: &'static str,
+) -> Result<Option<Value>, Error> {
+    let base = object.at;
+    let mut tokens = Tokenizer::new(&input[base..object.end]);
+    let malformed = |tokens: &Tokenizer<'_>| tokens.error().shifted(base);
+    let open = tokens.expect_token().map_err(|_| malformed(&tokens))?;
+    debug_assert_eq!(open.kind, Kind::ObjectStart);
+    loop {
+        let name = tokens.expect_token().map_err(|_| malformed(&tokens))?;
+        if name.kind == Kind::ObjectEnd {
+            return Ok(None);
+        }
+        let value = tokens.expect_token().map_err(|_| malformed(&tokens))?;
+        let end = tokens.skip(value).map_err(|_| malformed(&tokens))?;
+        if string_eq(name.raw, key) {
+            if value.kind == Kind::Null {
+                return Ok(None);
+            }
+            let same = value.kind == kind || (kind == Kind::True && value.kind == Kind::False);
+            if !same {
+                return Err(Error::wrong_type(
+                    base + value.at,
+                    label,
+                    kind.described(),
+                    value.kind.described(),
+                ));
+            }
+            return Ok(Some(Value {
+                kind: value.kind,
+                at: base + value.at,
+                end: base + end,
+            }));
+        }
+    }
+}
+
+/// Whether `object` has the member `key`, whatever its value.
+fn member(input: &[u8], object: Value, key: &str) -> Result<bool, Error> {
+    let mut tokens = Tokenizer::new(&input[object.at..object.end]);
+    let malformed = |tokens: &Tokenizer<'_>| tokens.error().shifted(object.at);
+    tokens.expect_token().map_err(|_| malformed(&tokens))?;
+    loop {
+        let name = tokens.expect_token().map_err(|_| malformed(&tokens))?;
+        if name.kind == Kind::ObjectEnd {
+            return Ok(false);
+        }
+        if string_eq(name.raw, key) {
+            return Ok(true);
+        }
+        let value = tokens.expect_token().map_err(|_| malformed(&tokens))?;
+        tokens.skip(value).map_err(|_| malformed(&tokens))?;
+    }
+}
+
+/// The member `key` of `object`, a string literal when given.
+fn string(
+    input: &[u8],
+    object: Value,
+    key: &str,
+    label: &'static str,
+) -> Result<Option<Span>, Error> {
+    Ok(
+        get_or_null(input, object, key, Kind::String, label)?.map(|value| Span {
+            at: value.at,
+            end: value.end,
+        }),
+    )
+}
+
+/// An index: a whole number that fits in a `u64`.
+fn number(input: &[u8], value: Value, label: &'static str) -> Result<u64, Error> {
+    std::str::from_utf8(&input[value.at..value.end])
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .ok_or_else(|| Error::wrong_type(value.at, label, "a whole number", "a number"))
+}
+
+/// The elements of the array `array`, each an object.
+fn elements<'i>(
+    input: &'i [u8],
+    array: Value,
+    label: &'static str,
+) -> Result<impl Iterator<Item = Result<Value, Error>> + 'i, Error> {
+    let base = array.at;
+    let mut tokens = Tokenizer::new(&input[base..array.end]);
+    tokens
+        .expect_token()
+        .map_err(|_| tokens.error().shifted(base))?;
+    let mut done = false;
+    Ok(std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let element = match tokens.expect_token() {
+            Ok(element) => element,
+            Err(_) => {
+                done = true;
+                return Some(Err(tokens.error().shifted(base)));
+            }
+        };
+        if element.kind == Kind::ArrayEnd {
+            done = true;
+            return None;
+        }
+        if element.kind != Kind::ObjectStart {
+            done = true;
+            let found = element.kind.described();
+            let at = base + element.at;
+            return Some(Err(Error::wrong_type(at, label, "an object", found)));
+        }
+        match tokens.skip(element) {
+            Ok(end) => Some(Ok(Value {
+                kind: element.kind,
+                at: base + element.at,
+                end: base + end,
+            })),
+            Err(_) => {
+                done = true;
+                Some(Err(tokens.error().shifted(base)))
+            }
+        }
+    }))
+}
+
+/// Writes the verdict on one settled call: `check_call`'s on the call assembled, or the
+/// stream's own when it could not be assembled (no name, no id, cut).
+fn verdict<W: Write>(
+    input: &[u8],
+    open: &OpenCall,
+    how: Settle,
+    shape: Shape,
+    envelope: &mut Vec<u8>,
+    out: &mut W,
+    check: &mut impl FnMut(&[u8], &Call, Shape, &mut WithoutNewline<'_, W>) -> io::Result<()>,
+) -> io::Result<()> {
+    let _ = input;
+    let format = shape.format();
+    let needs_id = matches!(
+        format,
+        Format::OpenAi | Format::OpenAiResponses | Format::Anthropic
+    );
+    let problem = match how {
+        Settle::Truncated => Some((
+            "truncated_arguments",
+            "the stream ended before this call's arguments did",
+        )),
+        Settle::Check if !open.has_name => {
+            Some(("missing_name", "the stream gave this call no name"))
+        }
+        Settle::Check if needs_id && !open.has_id => {
+            Some(("missing_id", "the stream gave this call no id"))
+        }
+        Settle::Check => None,
+    };
+    if let Some((code, message)) = problem {
+        write!(
+            out,
+            "{{\"errors\":[{{\"code\":\"{code}\",\"message\":\"{message}\",\"path\":\"\"}}],"
+        )?;
+        if open.has_id {
+            out.write_all(b"\"id\":\"")?;
+            out.write_all(&open.id)?;
+            out.write_all(b"\",")?;
+        }
+        if open.has_name {
+            out.write_all(b"\"name\":\"")?;
+            out.write_all(&open.name)?;
+            out.write_all(b"\",")?;
+        }
+        return out.write_all(b"\"ok\":false}");
+    }
+    envelope.clear();
+    let mut literal = |bytes: &[u8]| {
+        let at = envelope.len();
+        envelope.push(b'"');
+        envelope.extend_from_slice(bytes);
+        envelope.push(b'"');
+        Span {
+            at,
+            end: envelope.len(),
+        }
+    };
+    let id = open.has_id.then(|| literal(&open.id));
+    let name = literal(&open.name);
+    // Anthropic's input starts as `{}` and a tool without parameters may stream nothing of it.
+    let arguments = match (format, open.arguments.is_empty()) {
+        (Format::Anthropic, true) => literal(b"{}"),
+        _ => literal(&open.arguments),
+    };
+    let call = Call {
+        name,
+        id: id.filter(|_| needs_id),
+        arguments: Arguments::Text(arguments),
+    };
+    check(envelope, &call, shape, &mut WithoutNewline::new(out))
+}
