@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use tool_schema::{respond, serve_catalog, Error, RuntimeCatalog, MAX_INPUT};
+use tool_schema::{serve_catalog, CallStreams, Error, RuntimeCatalog, MAX_INPUT};
 
 const USAGE: &str = "\
 usage: tool-schema [--catalog PATH] [--stream] < request.json
@@ -50,20 +50,26 @@ requests:
 --stream: one request per line, one response line per request, until end of input; an error
   is the line {\"error\":{\"code\":C,\"message\":M}} and the stream goes on. Blank lines are
   skipped. {\"op\":\"use_catalog\",\"path\":P} reads the catalog file P for the lines after
-  it, answering {\"ok\":true,\"tools\":N}, or bad_catalog and the catalog stays. Exit status 0 at end of input, 1 if reading or writing fails.
+  it, answering {\"ok\":true,\"tools\":N}, or bad_catalog and the catalog stays.
+  {\"op\":\"call_delta\",\"format\":F,\"strict\":B,\"stream\":S,\"event\":E} gives one
+  event E of a provider's stream S (named by the caller) and answers the calls it settled,
+  {\"calls\":[{\"index\":I,\"verdict\":V}]}, V as check_call's; one-shot mode answers it
+  as its stream's only event. Exit status 0 at end of input, 1 if reading or writing fails.
 
 errors: nothing on standard output, one line on standard error, exit status 1:
   tool-schema: <code>: <message>
   malformed_json   not RFC 8259 JSON (offset, line and column given)
   too_deep         arrays and objects nested deeper than 64
-  too_large        more than 65536 bytes of input, or a turn of more than 128 calls
+  too_large        more than 65536 bytes of input, a turn of more than 128 calls, or a
+                   streamed call over its limits (16 calls a stream, 64 KiB of arguments)
+  too_many_streams a call_delta opening a 17th stream
   not_an_object    the request is not a JSON object
   duplicate_field  a field appears twice
   unknown_field    a field this request does not have
   missing_field    a field this request (or the call's envelope) needs is absent
   wrong_type       a field's value has the wrong JSON type
-  unknown_op       op is not tool_schema, tool_list, check_call, check_turn or
-                   tool_choice
+  unknown_op       op is not tool_schema, tool_list, check_call, check_turn,
+                   tool_choice or call_delta
   unknown_tool     tool is not in the catalog (the message names the closest one)
   unknown_format   format is not one of the formats above
   unsupported      strict is true for a format without a strict mode, the
@@ -194,9 +200,11 @@ fn answer(request: &[u8], catalog: Option<&RuntimeCatalog>) -> Result<(), Error>
         buf: [0; OUT],
         len: 0,
     };
+    // A call_delta here is its stream's only event: the streams are kept by --stream.
+    let mut streams = CallStreams::default();
     match catalog {
-        Some(catalog) => catalog.respond(request, &mut out)?,
-        None => respond(request, &mut out)?,
+        Some(catalog) => streams.respond_over(catalog, request, &mut out)?,
+        None => streams.respond(request, &mut out)?,
     }
     write_stdout(&out.buf[..out.len])
 }

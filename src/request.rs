@@ -53,7 +53,8 @@ pub enum Op {
 }
 
 /// The ops there are, for error messages.
-pub(crate) const OPS: &str = "tool_schema, tool_list, check_call, tool_choice, check_turn";
+pub(crate) const OPS: &str =
+    "tool_schema, tool_list, check_call, tool_choice, check_turn, call_delta";
 
 /// The ops' names; an op is known by its index here.
 const OP_NAMES: [&str; 5] = [

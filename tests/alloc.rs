@@ -324,3 +324,44 @@ fn nested_and_union_calls_allocate_nothing() {
         assert_eq!(count, 0, "{tool}");
     }
 }
+
+#[test]
+fn streamed_calls_allocate_nothing_once_the_pool_has_grown() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let catalog = tool_schema::RuntimeCatalog::from_path(
+        format!("{root}/tests/streams/catalog.json").as_ref(),
+    )
+    .unwrap();
+    let mut lines = Vec::new();
+    for (file, format) in [
+        ("openai_multiply", "openai"),
+        ("responses_multiply", "openai_responses"),
+        ("anthropic_get_weather", "anthropic"),
+        ("gemini_weather", "gemini"),
+    ] {
+        let events = std::fs::read_to_string(format!("{root}/tests/streams/{file}.jsonl")).unwrap();
+        // Two streams at once, their events interleaved.
+        for event in events.lines() {
+            for stream in ["one", "two"] {
+                lines.push(format!(
+                    r#"{{"op":"call_delta","format":"{format}","stream":"{stream}","event":{event}}}"#
+                ));
+            }
+        }
+    }
+    let mut streams = tool_schema::CallStreams::default();
+    let mut out = Vec::with_capacity(64 * 1024);
+    let mut replay = |out: &mut Vec<u8>| {
+        for line in &lines {
+            streams
+                .respond_over(&catalog, line.as_bytes(), out)
+                .unwrap();
+        }
+    };
+    replay(&mut out); // the pool grows to two streams' calls
+    let settled = out.windows(8).filter(|w| w == br#""ok":tru"#).count();
+    assert_eq!(settled, 8, "{}", String::from_utf8_lossy(&out));
+    out.clear();
+    assert_eq!(allocations(|| replay(&mut out)), 0);
+    assert_eq!(out.windows(8).filter(|w| w == br#""ok":tru"#).count(), 8);
+}

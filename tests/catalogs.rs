@@ -405,7 +405,7 @@ fn no_request_allocates_over_seed_003s_catalog() {
         .expect("cargo runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        out.status.success() && stdout.contains("test result: ok. 4 passed"),
+        out.status.success() && stdout.contains("test result: ok. 5 passed"),
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );

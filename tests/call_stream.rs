@@ -1,0 +1,641 @@
+//! `call_delta`: streamed calls, replayed from recorded provider streams (`tests/streams/`,
+//! each cited in its SOURCES.md) and from streams built here, split every way.
+//!
+//! The expected verdict of a completed call is always `check_call`'s own answer on the whole
+//! call, asked of the same catalog by a separate request: the stream's answer must equal it
+//! byte for byte.
+
+use tool_schema::{CallStreams, RuntimeCatalog};
+
+fn streams_catalog() -> RuntimeCatalog {
+    RuntimeCatalog::from_path("tests/streams/catalog.json".as_ref()).unwrap()
+}
+
+fn delta(format: &str, stream: &str, event: &str) -> String {
+    format!(r#"{{"op":"call_delta","format":"{format}","stream":"{stream}","event":{event}}}"#)
+}
+
+/// One event through `streams`, over `catalog` or the compiled-in one: the answer line.
+fn send(
+    streams: &mut CallStreams,
+    catalog: Option<&RuntimeCatalog>,
+    request: &str,
+) -> Result<String, String> {
+    let mut out = Vec::new();
+    let answer = match catalog {
+        Some(catalog) => streams.respond_over(catalog, request.as_bytes(), &mut out),
+        None => streams.respond(request.as_bytes(), &mut out),
+    };
+    answer.map_err(|err| format!("{}: {err}", err.code()))?;
+    Ok(String::from_utf8(out).unwrap())
+}
+
+/// `check_call`'s answer to `call` (an envelope in `format`), without its newline.
+fn check_call(catalog: Option<&RuntimeCatalog>, format: &str, call: &str) -> String {
+    let request = format!(r#"{{"op":"check_call","format":"{format}","call":{call}}}"#);
+    let mut out = Vec::new();
+    match catalog {
+        Some(catalog) => catalog.respond(request.as_bytes(), &mut out),
+        None => tool_schema::respond(request.as_bytes(), &mut out),
+    }
+    .unwrap_or_else(|err| panic!("{request}: {err}"));
+    let mut text = String::from_utf8(out).unwrap();
+    assert_eq!(text.pop(), Some('\n'));
+    text
+}
+
+fn settled(index: u64, verdict: &str) -> String {
+    format!("{{\"calls\":[{{\"index\":{index},\"verdict\":{verdict}}}]}}\n")
+}
+
+const NONE: &str = "{\"calls\":[]}\n";
+
+/// A JSON string literal of `text`.
+fn literal(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[test]
+fn recorded_streams_settle_their_call_once_with_check_calls_verdict() {
+    let catalog = streams_catalog();
+    let multiply_args = r#""{\"a\":1231,\"b\":2331}""#;
+    let cases = [
+        (
+            "openai_multiply",
+            "openai",
+            0,
+            13,
+            format!(
+                r#"{{"id":"call_1EYWDzueHEp8OsB8jJSEp7WB","type":"function","function":{{"name":"multiply","arguments":{multiply_args}}}}}"#
+            ),
+        ),
+        (
+            "responses_multiply",
+            "openai_responses",
+            0,
+            16,
+            format!(
+                r#"{{"type":"function_call","call_id":"call_sVidsfFJ6zlzRpelrPkTPlpd","name":"multiply","arguments":{multiply_args}}}"#
+            ),
+        ),
+        (
+            "anthropic_get_weather",
+            "anthropic",
+            1,
+            13,
+            r#"{"type":"tool_use","id":"toolu_01NRLabsLyVHZPKxbKvkfSMn","name":"get_weather","input":{"location":"Paris"}}"#.to_string(),
+        ),
+        (
+            "gemini_weather",
+            "gemini",
+            0,
+            1,
+            r#"{"name":"weather","args":{"location":"San Francisco"}}"#.to_string(),
+        ),
+    ];
+    for (file, format, index, settling_line, call) in cases {
+        let events = std::fs::read_to_string(format!("tests/streams/{file}.jsonl")).unwrap();
+        let expected = settled(index, &check_call(Some(&catalog), format, &call));
+        let mut streams = CallStreams::default();
+        for (line, event) in events.lines().enumerate() {
+            let answer = send(&mut streams, Some(&catalog), &delta(format, "s", event)).unwrap();
+            let want = if line + 1 == settling_line {
+                &expected
+            } else {
+                NONE
+            };
+            assert_eq!(&answer, want, "{file}, event {}", line + 1);
+        }
+        assert_eq!(
+            streams.open(),
+            0,
+            "{file}: the stream is freed at its end event"
+        );
+    }
+}
+
+/// The events of one call of `tool` with `arguments` (JSON text) sent in `pieces`, in
+/// `format`, as a provider streams it: start, fragments, completion, end. Index `index`.
+fn stream_of(format: &str, index: u64, id: &str, tool: &str, pieces: &[&str]) -> Vec<String> {
+    let mut events = Vec::new();
+    match format {
+        "openai" => {
+            events.push(format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"role":"assistant","content":null,"tool_calls":[{{"index":{index},"id":"{id}","type":"function","function":{{"name":"{tool}","arguments":""}}}}]}},"finish_reason":null}}]}}"#
+            ));
+            for piece in pieces {
+                events.push(format!(
+                    r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":{index},"function":{{"arguments":{}}}}}]}},"finish_reason":null}}]}}"#,
+                    literal(piece)
+                ));
+            }
+            events.push(
+                r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#.into(),
+            );
+        }
+        "openai_responses" => {
+            events.push(format!(
+                r#"{{"type":"response.output_item.added","item":{{"id":"fc_1","type":"function_call","status":"in_progress","arguments":"","call_id":"{id}","name":"{tool}"}},"output_index":{index},"sequence_number":2}}"#
+            ));
+            for piece in pieces {
+                events.push(format!(
+                    r#"{{"type":"response.function_call_arguments.delta","delta":{},"item_id":"fc_1","output_index":{index},"sequence_number":3}}"#,
+                    literal(piece)
+                ));
+            }
+            let whole: String = pieces.concat();
+            events.push(format!(
+                r#"{{"type":"response.output_item.done","item":{{"id":"fc_1","type":"function_call","status":"completed","arguments":{},"call_id":"{id}","name":"{tool}"}},"output_index":{index},"sequence_number":9}}"#,
+                literal(&whole)
+            ));
+            events
+                .push(r#"{"type":"response.completed","response":{"status":"completed"}}"#.into());
+        }
+        "anthropic" => {
+            events.push(format!(
+                r#"{{"type":"content_block_start","index":{index},"content_block":{{"type":"tool_use","id":"{id}","name":"{tool}","input":{{}}}}}}"#
+            ));
+            for piece in pieces {
+                events.push(format!(
+                    r#"{{"type":"content_block_delta","index":{index},"delta":{{"type":"input_json_delta","partial_json":{}}}}}"#,
+                    literal(piece)
+                ));
+            }
+            events.push(format!(
+                r#"{{"type":"content_block_stop","index":{index}}}"#
+            ));
+            events.push(r#"{"type":"message_stop"}"#.into());
+        }
+        _ => unreachable!(),
+    }
+    events
+}
+
+/// `check_call`'s envelope for the same call.
+fn envelope(format: &str, id: &str, tool: &str, arguments: &str) -> String {
+    match format {
+        "openai" => format!(
+            r#"{{"id":"{id}","type":"function","function":{{"name":"{tool}","arguments":{}}}}}"#,
+            literal(arguments)
+        ),
+        "openai_responses" => format!(
+            r#"{{"type":"function_call","call_id":"{id}","name":"{tool}","arguments":{}}}"#,
+            literal(arguments)
+        ),
+        "anthropic" => {
+            format!(r#"{{"type":"tool_use","id":"{id}","name":"{tool}","input":{arguments}}}"#)
+        }
+        _ => unreachable!(),
+    }
+}
+
+const FORMATS: [&str; 3] = ["openai", "openai_responses", "anthropic"];
+
+/// Valid and invalid arguments for the compiled-in catalog's write_file, with escapes and
+/// non-ASCII.
+const WRITE_FILE_ARGUMENTS: [&str; 3] = [
+    "{\"path\":\"src/ñandú.rs\",\"content\":\"fn main() {\\n\\tprintln!(\\\"hé \\\\ 😀\\\");\\n}\\n\"}",
+    "{\"content\": \"x\\u00e9\\ud83d\\ude00\", \"path\": 7}",
+    "{\"path\":\"a\",\"content\":\"b\",\"mode\":\"w\"}",
+];
+
+#[test]
+fn every_split_in_two_or_three_gives_check_calls_verdict() {
+    for format in FORMATS {
+        for arguments in WRITE_FILE_ARGUMENTS {
+            let expected = check_call(
+                None,
+                format,
+                &envelope(format, "c1", "write_file", arguments),
+            );
+            let boundaries: Vec<usize> = (0..=arguments.len())
+                .filter(|&at| arguments.is_char_boundary(at))
+                .collect();
+            let mut splits = 0;
+            for (i, &first) in boundaries.iter().enumerate() {
+                for &second in &boundaries[i..] {
+                    let pieces = [
+                        &arguments[..first],
+                        &arguments[first..second],
+                        &arguments[second..],
+                    ];
+                    let mut streams = CallStreams::default();
+                    let events = stream_of(format, 0, "c1", "write_file", &pieces);
+                    let answers: Vec<String> = events
+                        .iter()
+                        .map(|event| send(&mut streams, None, &delta(format, "s", event)).unwrap())
+                        .collect();
+                    // OpenAI's finish chunk completes the call and ends the stream at once.
+                    let completing = events.len() - if format == "openai" { 1 } else { 2 };
+                    for (at, answer) in answers.iter().enumerate() {
+                        let want = if at == completing {
+                            settled(0, &expected)
+                        } else {
+                            NONE.to_string()
+                        };
+                        assert_eq!(answer, &want, "{format} {pieces:?} event {at}");
+                    }
+                    assert_eq!(streams.open(), 0);
+                    splits += 1;
+                }
+            }
+            let n = boundaries.len();
+            assert_eq!(splits, n * (n + 1) / 2);
+        }
+    }
+}
+
+#[test]
+fn interleaved_calls_sparse_indices_and_two_streams_keep_apart() {
+    let catalog = streams_catalog();
+    let mut streams = CallStreams::default();
+    let mut send = |format: &str, stream: &str, event: &str| {
+        send(&mut streams, Some(&catalog), &delta(format, stream, event)).unwrap()
+    };
+    let weather = |city: &str| {
+        check_call(
+            Some(&catalog),
+            "anthropic",
+            &format!(
+                r#"{{"type":"tool_use","id":"t{city}","name":"get_weather","input":{{"location":"{city}"}}}}"#
+            ),
+        )
+    };
+    let start = |index: u32, city: &str| {
+        format!(
+            r#"{{"type":"content_block_start","index":{index},"content_block":{{"type":"tool_use","id":"t{city}","name":"get_weather","input":{{}}}}}}"#
+        )
+    };
+    let piece = |index: u32, text: &str| {
+        format!(
+            r#"{{"type":"content_block_delta","index":{index},"delta":{{"type":"input_json_delta","partial_json":{}}}}}"#,
+            literal(text)
+        )
+    };
+    let stop = |index: u32| format!(r#"{{"type":"content_block_stop","index":{index}}}"#);
+    // Stream "a": text at 0 and 2, calls at 1 and 3; stream "b" (OpenAI) interleaved with it,
+    // its two calls' fragments interleaved too.
+    let chunk = |body: &str| {
+        format!(
+            r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{body}]}},"finish_reason":null}}]}}"#
+        )
+    };
+    let text =
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#;
+    assert_eq!(send("anthropic", "a", text), NONE);
+    assert_eq!(send("anthropic", "a", &start(1, "Paris")), NONE);
+    assert_eq!(
+        send(
+            "openai",
+            "b",
+            &chunk(
+                r#"{"index":0,"id":"m0","type":"function","function":{"name":"multiply","arguments":""}},{"index":1,"id":"m1","type":"function","function":{"name":"multiply","arguments":"{\"a\":"}}"#
+            )
+        ),
+        NONE
+    );
+    assert_eq!(
+        send("anthropic", "a", &piece(1, "{\"location\":\"Pa")),
+        NONE
+    );
+    assert_eq!(
+        send(
+            "openai",
+            "b",
+            &chunk(
+                r#"{"index":0,"function":{"arguments":"{\"a\":2,"}},{"index":1,"function":{"arguments":"3,\"b\":"}}"#
+            )
+        ),
+        NONE
+    );
+    assert_eq!(send("anthropic", "a", &start(3, "Oslo")), NONE);
+    assert_eq!(
+        send("anthropic", "a", &piece(3, "{\"location\":\"Oslo\"}")),
+        NONE
+    );
+    assert_eq!(send("anthropic", "a", &piece(1, "ris\"}")), NONE);
+    assert_eq!(
+        send("anthropic", "a", &stop(3)),
+        settled(3, &weather("Oslo"))
+    );
+    assert_eq!(
+        send(
+            "openai",
+            "b",
+            &chunk(
+                r#"{"index":1,"function":{"arguments":"\"x\"}"}},{"index":0,"function":{"arguments":"\"b\":4}"}}"#
+            )
+        ),
+        NONE
+    );
+    assert_eq!(
+        send("anthropic", "a", &stop(1)),
+        settled(1, &weather("Paris"))
+    );
+    let multiply = |id: &str, arguments: &str| {
+        check_call(
+            Some(&catalog),
+            "openai",
+            &format!(
+                r#"{{"id":"{id}","type":"function","function":{{"name":"multiply","arguments":{}}}}}"#,
+                literal(arguments)
+            ),
+        )
+    };
+    let finish = r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#;
+    assert_eq!(
+        send("openai", "b", finish),
+        format!(
+            "{{\"calls\":[{{\"index\":0,\"verdict\":{}}},{{\"index\":1,\"verdict\":{}}}]}}\n",
+            multiply("m0", r#"{"a":2,"b":4}"#),
+            multiply("m1", r#"{"a":3,"b":"x"}"#)
+        )
+    );
+    assert_eq!(send("anthropic", "a", r#"{"type":"message_stop"}"#), NONE);
+}
+
+#[test]
+fn a_stream_cut_by_max_tokens_answers_truncated_arguments() {
+    let truncated = |id: &str, name: &str| {
+        format!(
+            r#"{{"errors":[{{"code":"truncated_arguments","message":"the stream ended before this call's arguments did","path":""}}],"id":"{id}","name":"{name}","ok":false}}"#
+        )
+    };
+    // OpenAI: finish_reason "length".
+    let mut streams = CallStreams::default();
+    let events = stream_of("openai", 2, "c9", "write_file", &["{\"path\":\"a\",\"con"]);
+    for event in &events[..events.len() - 1] {
+        assert_eq!(
+            send(&mut streams, None, &delta("openai", "s", event)).unwrap(),
+            NONE
+        );
+    }
+    let cut = r#"{"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}"#;
+    let answer = send(&mut streams, None, &delta("openai", "s", cut)).unwrap();
+    assert_eq!(answer, settled(2, &truncated("c9", "write_file")));
+    assert_eq!(streams.open(), 0);
+    // Anthropic: message_stop with the block never stopped.
+    let events = stream_of("anthropic", 1, "t1", "write_file", &["{\"path\":"]);
+    for event in &events[..2] {
+        assert_eq!(
+            send(&mut streams, None, &delta("anthropic", "s", event)).unwrap(),
+            NONE
+        );
+    }
+    let delta_event = r#"{"type":"message_delta","delta":{"stop_reason":"max_tokens","stop_sequence":null},"usage":{"output_tokens":9}}"#;
+    assert_eq!(
+        send(&mut streams, None, &delta("anthropic", "s", delta_event)).unwrap(),
+        NONE
+    );
+    let stop = r#"{"type":"message_stop"}"#;
+    let answer = send(&mut streams, None, &delta("anthropic", "s", stop)).unwrap();
+    assert_eq!(answer, settled(1, &truncated("t1", "write_file")));
+    // The Responses API: response.incomplete with the item open.
+    let events = stream_of("openai_responses", 0, "r1", "write_file", &["{"]);
+    for event in &events[..2] {
+        assert_eq!(
+            send(&mut streams, None, &delta("openai_responses", "s", event)).unwrap(),
+            NONE
+        );
+    }
+    let incomplete = r#"{"type":"response.incomplete","response":{"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}"#;
+    let answer = send(
+        &mut streams,
+        None,
+        &delta("openai_responses", "s", incomplete),
+    )
+    .unwrap();
+    assert_eq!(answer, settled(0, &truncated("r1", "write_file")));
+    assert_eq!(streams.open(), 0);
+}
+
+#[test]
+fn an_unknown_tool_is_answered_when_its_name_is_whole_and_then_ignored() {
+    for format in FORMATS {
+        let mut streams = CallStreams::default();
+        let events = stream_of(format, 4, "x1", "rm_rf", &["{\"path\":", "\"/\"}"]);
+        let expected = check_call(
+            None,
+            format,
+            &envelope(format, "x1", "rm_rf", "{\"path\":\"/\"}"),
+        );
+        assert!(expected.contains("unknown_tool"), "{expected}");
+        for (at, event) in events.iter().enumerate() {
+            let answer = send(&mut streams, None, &delta(format, "s", event)).unwrap();
+            let want = if at == 0 {
+                settled(4, &expected)
+            } else {
+                NONE.to_string()
+            };
+            assert_eq!(answer, want, "{format} event {at}");
+        }
+        assert_eq!(streams.open(), 0);
+    }
+    // OpenAI's name may come in pieces: it is whole when the arguments begin.
+    let mut streams = CallStreams::default();
+    let chunk = |body: &str| {
+        delta(
+            "openai",
+            "s",
+            &format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{body}]}},"finish_reason":null}}]}}"#
+            ),
+        )
+    };
+    assert_eq!(
+        send(
+            &mut streams,
+            None,
+            &chunk(r#"{"index":0,"id":"c","function":{"name":"write"}}"#)
+        )
+        .unwrap(),
+        NONE
+    );
+    assert_eq!(
+        send(
+            &mut streams,
+            None,
+            &chunk(r#"{"index":0,"function":{"name":"_file"}}"#)
+        )
+        .unwrap(),
+        NONE
+    );
+    assert_eq!(
+        send(
+            &mut streams,
+            None,
+            &chunk(r#"{"index":0,"function":{"arguments":"{}"}}"#)
+        )
+        .unwrap(),
+        NONE
+    );
+    let finish = delta(
+        "openai",
+        "s",
+        r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+    );
+    let expected = check_call(None, "openai", &envelope("openai", "c", "write_file", "{}"));
+    assert_eq!(
+        send(&mut streams, None, &finish).unwrap(),
+        settled(0, &expected)
+    );
+}
+
+#[test]
+fn a_call_without_a_name_or_an_id_is_answered_not_dropped() {
+    let chunk = |body: &str| {
+        delta(
+            "openai",
+            "s",
+            &format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{body}]}},"finish_reason":null}}]}}"#
+            ),
+        )
+    };
+    let finish = delta(
+        "openai",
+        "s",
+        r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+    );
+    let mut streams = CallStreams::default();
+    assert_eq!(send(&mut streams, None, &chunk(r#"{"index":0,"function":{"arguments":"{}"}},{"index":1,"function":{"name":"read_file","arguments":"{}"}}"#)).unwrap(), NONE);
+    assert_eq!(
+        send(&mut streams, None, &finish).unwrap(),
+        "{\"calls\":[{\"index\":0,\"verdict\":{\"errors\":[{\"code\":\"missing_name\",\"message\":\"the stream gave this call no name\",\"path\":\"\"}],\"ok\":false}},{\"index\":1,\"verdict\":{\"errors\":[{\"code\":\"missing_id\",\"message\":\"the stream gave this call no id\",\"path\":\"\"}],\"name\":\"read_file\",\"ok\":false}}]}\n"
+    );
+}
+
+#[test]
+fn limits_are_errors_and_other_streams_go_on() {
+    let mut streams = CallStreams::default();
+    let open = |stream: usize, index: usize| {
+        delta(
+            "anthropic",
+            &format!("s{stream}"),
+            &format!(
+                r#"{{"type":"content_block_start","index":{index},"content_block":{{"type":"tool_use","id":"t","name":"read_file","input":{{}}}}}}"#
+            ),
+        )
+    };
+    for stream in 0..tool_schema::MAX_STREAMS {
+        assert_eq!(send(&mut streams, None, &open(stream, 0)).unwrap(), NONE);
+    }
+    let err = send(&mut streams, None, &open(99, 0)).unwrap_err();
+    assert!(err.starts_with("too_many_streams: "), "{err}");
+    for index in 1..tool_schema::MAX_STREAM_CALLS {
+        assert_eq!(send(&mut streams, None, &open(0, index)).unwrap(), NONE);
+    }
+    let err = send(&mut streams, None, &open(0, 99)).unwrap_err();
+    assert!(err.starts_with("too_large: "), "{err}");
+    // Arguments over the limit: the call is dropped; its stream and the others go on.
+    let big = "x".repeat(tool_schema::MAX_CALL_ARGUMENTS / 2);
+    let piece = |index: usize| {
+        delta(
+            "anthropic",
+            "s1",
+            &format!(
+                r#"{{"type":"content_block_delta","index":{index},"delta":{{"type":"input_json_delta","partial_json":"{big}"}}}}"#
+            ),
+        )
+    };
+    assert_eq!(send(&mut streams, None, &piece(0)).unwrap(), NONE);
+    let err = send(&mut streams, None, &piece(0)).unwrap_err();
+    assert!(err.starts_with("too_large: "), "{err}");
+    let stop = |stream: &str, index: usize| {
+        delta(
+            "anthropic",
+            stream,
+            &format!(r#"{{"type":"content_block_stop","index":{index}}}"#),
+        )
+    };
+    assert_eq!(
+        send(&mut streams, None, &stop("s1", 0)).unwrap(),
+        NONE,
+        "the dropped call"
+    );
+    let answer = send(&mut streams, None, &stop("s2", 0)).unwrap();
+    assert!(
+        answer.contains("\"missing_field\"") || answer.contains("\"ok\":false"),
+        "{answer}"
+    );
+    assert_eq!(streams.open(), tool_schema::MAX_STREAMS);
+    let stop_message = |stream: &str| delta("anthropic", stream, r#"{"type":"message_stop"}"#);
+    for stream in 0..tool_schema::MAX_STREAMS {
+        send(&mut streams, None, &stop_message(&format!("s{stream}"))).unwrap();
+    }
+    assert_eq!(streams.open(), 0);
+    assert_eq!(
+        send(&mut streams, None, &open(99, 0)).unwrap(),
+        NONE,
+        "a slot again"
+    );
+}
+
+#[test]
+fn requests_that_are_not_call_deltas_are_respond_s() {
+    let mut streams = CallStreams::default();
+    let request = r#"{"op":"tool_schema","tool":"read_file","format":"gemini"}"#;
+    let mut expected = Vec::new();
+    tool_schema::respond(request.as_bytes(), &mut expected).unwrap();
+    assert_eq!(
+        send(&mut streams, None, request).unwrap().as_bytes(),
+        expected
+    );
+    let err = send(&mut streams, None, r#"{"op":"nope"}"#).unwrap_err();
+    assert!(err.starts_with("unknown_op: "), "{err}");
+    // A call_delta whose op is not first is still one.
+    let event =
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#;
+    let request =
+        format!(r#"{{"event":{event},"stream":"s","format":"anthropic","op":"call_delta"}}"#);
+    assert_eq!(send(&mut streams, None, &request).unwrap(), NONE);
+    for (request, code) in [
+        (r#"{"op":"call_delta","stream":"s"}"#, "missing_field"),
+        (r#"{"op":"call_delta","event":{}}"#, "missing_field"),
+        (
+            r#"{"op":"call_delta","format":"mcp","stream":"s","event":{}}"#,
+            "unsupported",
+        ),
+        (
+            r#"{"op":"call_delta","format":"x","stream":"s","event":{}}"#,
+            "unknown_format",
+        ),
+        (
+            r#"{"op":"call_delta","stream":"s","event":{},"extra":1}"#,
+            "unknown_field",
+        ),
+        (r#"{"op":"call_delta","stream":1,"event":{}}"#, "wrong_type"),
+        (
+            r#"{"op":"call_delta","format":"anthropic","stream":"s","event":{}}"#,
+            "missing_field",
+        ),
+        (
+            r#"{"op":"call_delta","format":"openai","stream":"s","event":{"choices":[{"index":1}]}}"#,
+            "unsupported",
+        ),
+        (
+            r#"{"op":"call_delta","format":"gemini","stream":"s","event":{"candidates":[{"content":{"parts":[{"functionCall":{"name":"read_file","willContinue":true}}]}}]}}"#,
+            "unsupported",
+        ),
+        (
+            r#"{"op":"call_delta","stream":"s","event":{"#,
+            "malformed_json",
+        ),
+    ] {
+        let err = send(&mut streams, None, request).unwrap_err();
+        assert!(err.starts_with(&format!("{code}: ")), "{request}: {err}");
+    }
+    assert_eq!(streams.open(), 0);
+}
