@@ -11,8 +11,13 @@
 //!   assembled: the same checker reads it, the arguments' fragments joined as sent. Fragments
 //!   are JSON string literals, and the escapes of each are whole, so the literals' insides
 //!   joined are the inside of the whole arguments' literal: nothing is decoded here.
-//! - A call whose tool name the catalog lacks is settled as soon as the name is whole, with
-//!   the verdict `check_call` gives it; its later fragments are ignored.
+//! - A call that is certainly wrong before it completes is settled at the event that makes it
+//!   certain, `ok:false`, and its later fragments are ignored: a tool name the catalog lacks
+//!   (as soon as the name is whole: `check_call`'s verdict), arguments that can no longer be
+//!   JSON (`check_call`'s verdict on the text so far, which breaks where the whole would), and,
+//!   for a tool `check.rs` reads, a top-level key unknown or given twice, or a value of the
+//!   wrong type or out of range (that one problem, in `check_call`'s words, as `check.rs`
+//!   finds it). `partial_arguments.rs` reads the fragments for these.
 //! - A call that never got a name or an id (where its format has ids) is settled when it
 //!   completes with `missing_name` or `missing_id`, and a call still open when its stream ends
 //!   (OpenAI's `length`, a message stopped without its block's stop) with
@@ -26,10 +31,14 @@
 //! an event allocates nothing.
 
 use crate::call::{self, Arguments, Call, Span};
-use crate::catalog::{self, Names};
+use crate::catalog::{self, QuickTables};
+use crate::check::{self, Path, Problems, Segment, What};
 use crate::error::Error;
+use crate::partial_arguments::{self, Certain, Partial, KEPT};
+use crate::schema::Model;
 use crate::tokenizer::{string_eq, Kind, Token, Tokenizer};
 use crate::turn::WithoutNewline;
+use crate::verdict::{self, Parts};
 use crate::wire::{Format, Shape, FORMAT_LIST};
 use std::io::{self, Write};
 
@@ -79,7 +88,6 @@ struct Stream {
     next_index: u64,
 }
 
-#[derive(Default)]
 struct OpenCall {
     live: bool,
     /// The provider's index: a tool-call index, an output or a content-block index.
@@ -95,6 +103,63 @@ struct OpenCall {
     name_whole: bool,
     /// The insides of the arguments' literals, joined.
     arguments: Vec<u8>,
+    /// The arguments read so far, for what makes the call certainly wrong early.
+    partial: Partial,
+    /// The tool, once the name is whole and the catalog has it.
+    tool: Option<usize>,
+    /// The top-level properties given so far (the first 64), and the one whose value is being
+    /// read.
+    given: u64,
+    property: Option<usize>,
+    /// The top-level key whose value is being read, as the arguments spell it.
+    key: [u8; KEPT],
+    key_len: usize,
+    /// What made the call certainly wrong before it completed, when it is a problem with one
+    /// argument: its kind, the key's literal, and the value's literal and kind.
+    early: Option<Early>,
+}
+
+/// A problem with one top-level argument, found before the call completed, kept to be
+/// judged again by `check.rs` when its verdict is written.
+#[derive(Clone, Copy)]
+struct Early {
+    what: EarlyWhat,
+    key: [u8; KEPT],
+    key_len: usize,
+    value: [u8; KEPT],
+    value_len: usize,
+    kind: Kind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum EarlyWhat {
+    Unknown,
+    Duplicate,
+    /// The value is wrong for the property at this index.
+    Value(usize),
+}
+
+impl Default for OpenCall {
+    fn default() -> OpenCall {
+        OpenCall {
+            live: false,
+            index: 0,
+            settled: false,
+            id: Vec::new(),
+            has_id: false,
+            name: Vec::new(),
+            has_name: false,
+            name_whole: false,
+            arguments: Vec::new(),
+            partial: Partial::default(),
+            tool: None,
+            given: 0,
+            property: None,
+            key: [0; KEPT],
+            key_len: 0,
+            early: None,
+        }
+    }
 }
 
 impl OpenCall {
@@ -108,6 +173,12 @@ impl OpenCall {
         self.has_name = false;
         self.name_whole = false;
         self.arguments.clear();
+        self.partial = Partial::default();
+        self.tool = None;
+        self.given = 0;
+        self.property = None;
+        self.key_len = 0;
+        self.early = None;
     }
 }
 
@@ -118,6 +189,8 @@ enum Settle {
     Check,
     /// The stream ended with it open.
     Truncated,
+    /// One argument is certainly wrong (`OpenCall::early`): that problem alone.
+    Early,
 }
 
 /// A value in the request: its kind and where it is.
@@ -136,6 +209,7 @@ impl CallStreams {
             input,
             out,
             &catalog::Compiled,
+            &|tool| catalog::TOOLS[tool].flat,
             crate::respond,
             |request, call, shape, out| crate::verdict::answer(request, call, shape, out),
         )
@@ -152,6 +226,7 @@ impl CallStreams {
             input,
             out,
             catalog,
+            &|tool| catalog.checked_flat(tool),
             |input, out| catalog.respond(input, out),
             |request, call, shape, out| catalog.check(request, call, shape, out),
         )
@@ -166,7 +241,8 @@ impl CallStreams {
         &mut self,
         input: &[u8],
         out: &mut W,
-        names: &impl Names,
+        names: &impl QuickTables,
+        checked_flat: &dyn Fn(usize) -> bool,
         respond: impl FnOnce(&[u8], &mut W) -> Result<(), Error>,
         check: impl FnMut(&[u8], &Call, Shape, &mut WithoutNewline<'_, W>) -> io::Result<()>,
     ) -> Result<(), Error> {
@@ -179,18 +255,20 @@ impl CallStreams {
             }
         }
         match read_request(input) {
-            Some(request) => self.delta(input, request?, out, names, check),
+            Some(request) => self.delta(input, request?, out, names, checked_flat, check),
             None => respond_error(input),
         }
     }
 
     /// Applies one event, then writes the calls it settled.
+    #[allow(clippy::too_many_arguments)] // the event, and the catalog's parts
     fn delta<W: Write>(
         &mut self,
         input: &[u8],
         request: Request,
         out: &mut W,
-        names: &impl Names,
+        names: &impl QuickTables,
+        checked_flat: &dyn Fn(usize) -> bool,
         mut check: impl FnMut(&[u8], &Call, Shape, &mut WithoutNewline<'_, W>) -> io::Result<()>,
     ) -> Result<(), Error> {
         let Request {
@@ -215,6 +293,8 @@ impl CallStreams {
             input,
             stream: at.map(|at| &mut self.streams[at]),
             names,
+            checked_flat,
+            nullable_optionals: verdict::nullable_optionals(shape),
             settled: [(0, Settle::Check); MAX_STREAM_CALLS],
             count: 0,
             whole: [(0, Span { at: 0, end: 0 }); MAX_STREAM_CALLS],
@@ -231,6 +311,7 @@ impl CallStreams {
         );
         let stream = at.map(|at| &mut self.streams[at]);
         let envelope = &mut self.envelope;
+        let model = names.model();
         let mut write = |out: &mut W| -> io::Result<()> {
             out.write_all(b"{\"calls\":[")?;
             let mut first = true;
@@ -252,7 +333,7 @@ impl CallStreams {
                     }
                     let open = &stream.calls[call];
                     write!(out, "{{\"index\":{},\"verdict\":", open.index)?;
-                    verdict(input, open, how, shape, envelope, out, &mut check)?;
+                    verdict(model, open, how, shape, envelope, out, &mut check)?;
                     out.write_all(b"}")?;
                 }
             }
@@ -479,10 +560,13 @@ impl Events for Dry {
 }
 
 /// The second reading: the event applied to its stream, and what it settled.
-struct Apply<'s, N: Names> {
+struct Apply<'s, N: QuickTables> {
     input: &'s [u8],
     stream: Option<&'s mut Stream>,
     names: &'s N,
+    /// Whether `check.rs` reads tool `t`'s calls, and optional properties may be `null`.
+    checked_flat: &'s dyn Fn(usize) -> bool,
+    nullable_optionals: bool,
     /// Calls settled, as indices of the stream's calls, in the order they are answered.
     settled: [(usize, Settle); MAX_STREAM_CALLS],
     count: usize,
@@ -492,7 +576,7 @@ struct Apply<'s, N: Names> {
     ended: bool,
 }
 
-impl<'s, N: Names> Apply<'s, N> {
+impl<'s, N: QuickTables> Apply<'s, N> {
     fn settle(&mut self, call: usize, how: Settle) {
         if self.settled[..self.count].iter().any(|&(c, _)| c == call) {
             return;
@@ -501,6 +585,34 @@ impl<'s, N: Names> Apply<'s, N> {
             *slot = (call, how);
             self.count += 1;
         }
+    }
+
+    /// Reads a fragment of call `call`'s arguments for what makes it certainly wrong: how it
+    /// is settled, if it is.
+    fn read_arguments(&mut self, call: usize, fragment: &[u8]) -> Option<Settle> {
+        let model = self.names.model();
+        let checked_flat = self.checked_flat;
+        let nullable_optionals = self.nullable_optionals;
+        let open = &mut self.stream.as_deref_mut()?.calls[call];
+        let mut settle = None;
+        partial_arguments::decode(fragment, |byte, escaped| {
+            let certain = open.partial.step(byte, escaped);
+            settle = match certain {
+                Certain::No => None,
+                // The checker's own verdict on the text so far: it ends where it broke.
+                Certain::Malformed if open.has_name => Some(Settle::Check),
+                Certain::Malformed => None,
+                _ => match open.tool.filter(|&tool| checked_flat(tool)) {
+                    Some(tool) => judge(open, model, tool, certain, nullable_optionals),
+                    None => None,
+                },
+            };
+            if settle.is_some() || certain == Certain::Malformed {
+                open.partial.stop();
+            }
+            settle.is_none()
+        });
+        settle
     }
 
     /// The call at `index`, started if it is not open.
@@ -528,7 +640,7 @@ impl<'s, N: Names> Apply<'s, N> {
     }
 }
 
-impl<N: Names> Events for Apply<'_, N> {
+impl<N: QuickTables> Events for Apply<'_, N> {
     fn start(&mut self, index: u64, at: usize) -> Result<(), Error> {
         let call = self.call(index, at)?;
         if let Some(stream) = self.stream.as_deref_mut() {
@@ -538,16 +650,16 @@ impl<N: Names> Events for Apply<'_, N> {
     }
 
     fn part(&mut self, index: u64, at: usize, part: Part) -> Result<(), Error> {
-        // Set when the settlement below is owed: an early verdict for an unknown tool.
         let call = self.call(index, at)?;
+        let already = self.settled[..self.count].iter().any(|&(c, _)| c == call);
+        let (input, names) = (self.input, self.names);
         let Some(stream) = self.stream.as_deref_mut() else {
             return Ok(());
         };
         let open = &mut stream.calls[call];
-        if open.settled || self.settled[..self.count].iter().any(|&(c, _)| c == call) {
+        if open.settled || already {
             return Ok(());
         }
-        let input = self.input;
         let inside = |span: Span| &input[span.at + 1..span.end - 1];
         if let Some(id) = part.id {
             open.has_id = true;
@@ -573,14 +685,6 @@ impl<N: Names> Events for Apply<'_, N> {
             }
             open.name.extend_from_slice(inside(name));
         }
-        if let Some(arguments) = part.arguments {
-            if open.arguments.len() + arguments.end - arguments.at > MAX_CALL_ARGUMENTS {
-                open.settled = true;
-                let what = "bytes of a call's arguments";
-                return Err(Error::stream_limit(arguments.at, what, MAX_CALL_ARGUMENTS));
-            }
-            open.arguments.extend_from_slice(inside(arguments));
-        }
         let whole = part.name_whole || (open.has_name && part.arguments.is_some());
         if whole && !open.name_whole {
             open.name_whole = true;
@@ -590,9 +694,24 @@ impl<N: Names> Events for Apply<'_, N> {
             literal[0] = b'"';
             literal[1..=len].copy_from_slice(&open.name);
             literal[len + 1] = b'"';
-            if catalog::find(self.names, &literal[..len + 2]).is_none() {
+            open.tool = catalog::find(names, &literal[..len + 2]);
+            if open.tool.is_none() {
+                open.partial.stop();
                 self.settle(call, Settle::Check);
+                return Ok(());
             }
+        }
+        let Some(arguments) = part.arguments else {
+            return Ok(());
+        };
+        if open.arguments.len() + arguments.end - arguments.at > MAX_CALL_ARGUMENTS {
+            open.settled = true;
+            let what = "bytes of a call's arguments";
+            return Err(Error::stream_limit(arguments.at, what, MAX_CALL_ARGUMENTS));
+        }
+        open.arguments.extend_from_slice(inside(arguments));
+        if let Some(how) = self.read_arguments(call, inside(arguments)) {
+            self.settle(call, how);
         }
         Ok(())
     }
@@ -1083,8 +1202,9 @@ fn elements<'i>(
 
 /// Writes the verdict on one settled call: `check_call`'s on the call assembled, or the
 /// stream's own when it could not be assembled (no name, no id, cut).
+#[allow(clippy::too_many_arguments)] // the call, and what judging it needs
 fn verdict<W: Write>(
-    input: &[u8],
+    model: Model<'_>,
     open: &OpenCall,
     how: Settle,
     shape: Shape,
@@ -1092,7 +1212,6 @@ fn verdict<W: Write>(
     out: &mut W,
     check: &mut impl FnMut(&[u8], &Call, Shape, &mut WithoutNewline<'_, W>) -> io::Result<()>,
 ) -> io::Result<()> {
-    let _ = input;
     let format = shape.format();
     let needs_id = matches!(
         format,
@@ -1103,13 +1222,9 @@ fn verdict<W: Write>(
             "truncated_arguments",
             "the stream ended before this call's arguments did",
         )),
-        Settle::Check if !open.has_name => {
-            Some(("missing_name", "the stream gave this call no name"))
-        }
-        Settle::Check if needs_id && !open.has_id => {
-            Some(("missing_id", "the stream gave this call no id"))
-        }
-        Settle::Check => None,
+        _ if !open.has_name => Some(("missing_name", "the stream gave this call no name")),
+        _ if needs_id && !open.has_id => Some(("missing_id", "the stream gave this call no id")),
+        Settle::Check | Settle::Early => None,
     };
     if let Some((code, message)) = problem {
         write!(
@@ -1151,5 +1266,124 @@ fn verdict<W: Write>(
         id: id.filter(|_| needs_id),
         arguments: Arguments::Text(arguments),
     };
+    if let (Settle::Early, Some(early), Some(tool)) = (how, &open.early, open.tool) {
+        let text = |span: Span| &envelope[span.at..span.end];
+        let parts = Parts {
+            format,
+            name: text(call.name),
+            id: call.id.map(text),
+        };
+        let nullable = verdict::nullable_optionals(shape);
+        let mut out = WithoutNewline::new(out);
+        return early_verdict(&mut out, &parts, model, tool, early, nullable);
+    }
     check(envelope, &call, shape, &mut WithoutNewline::new(out))
+}
+
+/// Judges a top-level key, container or scalar that the reader found whole, by `check.rs`'s
+/// own rules for a flat tool's arguments; keeps what it found wrong in `open.early`.
+fn judge(
+    open: &mut OpenCall,
+    model: Model<'_>,
+    tool: usize,
+    certain: Certain,
+    nullable_optionals: bool,
+) -> Option<Settle> {
+    let root = model.input(&model.tools[tool]);
+    let found = |open: &OpenCall, what, kind, value: &[u8]| {
+        let mut early = Early {
+            what,
+            key: open.key,
+            key_len: open.key_len,
+            value: [0; KEPT],
+            value_len: value.len(),
+            kind,
+        };
+        early.value[..value.len()].copy_from_slice(value);
+        early
+    };
+    match certain {
+        Certain::Key => {
+            open.property = None;
+            let literal = open.partial.literal()?;
+            open.key[..literal.len()].copy_from_slice(literal);
+            open.key_len = literal.len();
+            let Some(index) = check::property_index(model, root, literal) else {
+                open.early = Some(found(open, EarlyWhat::Unknown, Kind::String, b""));
+                return Some(Settle::Early);
+            };
+            if index < 64 {
+                if open.given & (1 << index) != 0 {
+                    open.early = Some(found(open, EarlyWhat::Duplicate, Kind::String, b""));
+                    return Some(Settle::Early);
+                }
+                open.given |= 1 << index;
+            }
+            open.property = Some(index);
+            None
+        }
+        Certain::Container(kind) => {
+            let index = open.property.take()?;
+            let schema = model.node(model.properties(root)[index].schema);
+            check::container(schema, kind)
+                .is_none()
+                .then(|| open.early = Some(found(open, EarlyWhat::Value(index), kind, b"")))
+                .map(|()| Settle::Early)
+        }
+        Certain::Scalar(kind) => {
+            let index = open.property.take()?;
+            let literal = open.partial.literal()?;
+            let property = &model.properties(root)[index];
+            let schema = model.node(property.schema);
+            let token = Token {
+                kind,
+                at: 0,
+                raw: literal,
+            };
+            let nullable = nullable_optionals && !property.required;
+            check::scalar(model, token, schema, nullable)?;
+            open.early = Some(found(open, EarlyWhat::Value(index), kind, literal));
+            Some(Settle::Early)
+        }
+        Certain::No | Certain::Malformed => None,
+    }
+}
+
+/// Writes the verdict on a call with one argument certainly wrong: that problem, as `check.rs`
+/// finds it again, in `check_call`'s words.
+fn early_verdict<W: Write>(
+    out: &mut W,
+    parts: &Parts<'_>,
+    model: Model<'_>,
+    tool: usize,
+    early: &Early,
+    nullable_optionals: bool,
+) -> io::Result<()> {
+    let root = model.input(&model.tools[tool]);
+    let key = &early.key[..early.key_len];
+    let what = match early.what {
+        EarlyWhat::Unknown => What::Unknown { object: root },
+        EarlyWhat::Duplicate => What::Duplicate,
+        EarlyWhat::Value(index) => {
+            let property = &model.properties(root)[index];
+            let schema = model.node(property.schema);
+            let nullable = nullable_optionals && !property.required;
+            match early.kind {
+                Kind::ObjectStart | Kind::ArrayStart => {
+                    check::wrong_container(schema, early.kind, nullable)
+                }
+                kind => {
+                    let raw = &early.value[..early.value_len];
+                    let token = Token { kind, at: 0, raw };
+                    match check::scalar(model, token, schema, nullable) {
+                        Some(what) => what,
+                        None => check::wrong_container(schema, kind, nullable),
+                    }
+                }
+            }
+        }
+    };
+    let mut problems: Problems<'_, 2> = Problems::new();
+    problems.met(&Path::EMPTY, Some(Segment::Key(key)), what);
+    verdict::invalid(out, parts, model, &model.tools[tool], &problems)
 }

@@ -428,18 +428,14 @@ fn enter<'a, const N: usize>(
     path: &mut Path<'a, N>,
     problems: &mut Problems<'a, N>,
 ) -> Result<bool, Stop> {
-    let expected = match token.kind {
-        Kind::ObjectStart => Type::Object,
-        Kind::ArrayStart => Type::Array,
-        _ => {
-            if let Some(what) = scalar(model, token, schema, nullable) {
-                problems.met(path, None, what);
-            }
-            path.len -= 1;
-            return Ok(false);
+    if !matches!(token.kind, Kind::ObjectStart | Kind::ArrayStart) {
+        if let Some(what) = scalar(model, token, schema, nullable) {
+            problems.met(path, None, what);
         }
-    };
-    if schema.ty == expected {
+        path.len -= 1;
+        return Ok(false);
+    }
+    if let Some(expected) = container(schema, token.kind) {
         if expected == Type::Object && !schema.has_properties {
             // A free-form object (no `properties`, a nested one: the root always declares
             // them): any members, each any value.
@@ -449,22 +445,30 @@ fn enter<'a, const N: usize>(
         }
         return Ok(true);
     }
-    let found = Found {
-        kind: token.kind,
-        raw: b"",
-    };
-    problems.met(
-        path,
-        None,
-        What::WrongType {
-            expected: schema,
-            nullable,
-            found,
-        },
-    );
+    problems.met(path, None, wrong_container(schema, token.kind, nullable));
     tokens.skip_any_depth(token)?;
     path.len -= 1;
     Ok(false)
+}
+
+/// A container that opens with `kind` (`{` or `[`) against `schema`: the type it is, when the
+/// schema's is that type; `None` when it is of the wrong type.
+#[inline]
+pub(crate) fn container(schema: &Schema, kind: Kind) -> Option<Type> {
+    let expected = match kind {
+        Kind::ObjectStart => Type::Object,
+        _ => Type::Array,
+    };
+    (schema.ty == expected).then_some(expected)
+}
+
+/// The problem of a container of the wrong type, which is read past.
+pub(crate) fn wrong_container(schema: &Schema, kind: Kind, nullable: bool) -> What<'_> {
+    What::WrongType {
+        expected: schema,
+        nullable,
+        found: Found { kind, raw: b"" },
+    }
 }
 
 fn open_object<'m>(

@@ -68,6 +68,7 @@ pub mod format;
 mod layout;
 mod nested_value;
 pub mod number;
+mod partial_arguments;
 mod quick_call;
 pub mod regex;
 mod request;

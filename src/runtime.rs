@@ -240,6 +240,11 @@ impl RuntimeCatalog {
         )
     }
 
+    /// Whether `check.rs` reads tool `tool`'s calls (`validate.rs` reads the rest).
+    pub(crate) fn checked_flat(&self, tool: usize) -> bool {
+        self.flat[tool]
+    }
+
     /// `check_call`'s verdict on `call`, whose spans are in `request`: for a call assembled
     /// from a stream's fragments (`call_stream.rs`).
     pub(crate) fn check<W: Write>(

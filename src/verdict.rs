@@ -144,9 +144,7 @@ fn answer_with<W: Write>(
         let closest = names.name(catalog::closest_index(names, parts.name));
         return whole(out, &parts, Whole::UnknownTool { closest });
     };
-    // OpenAI strict makes every optional property nullable (see `wire.rs`); nothing else does.
-    let nullable_optionals =
-        shape.strict() && matches!(shape.format(), Format::OpenAi | Format::OpenAiResponses);
+    let nullable_optionals = nullable_optionals(shape);
     match call.arguments {
         Arguments::Absent => judge(out, &parts, tool, b"{}", nullable_optionals),
         Arguments::Value(span) => judge(out, &parts, tool, text(span), nullable_optionals),
@@ -163,6 +161,12 @@ fn answer_with<W: Write>(
             }
         }
     }
+}
+
+/// Whether `shape` lets an optional property be `null`: OpenAI strict makes every optional
+/// property nullable (see `wire.rs`); nothing else does.
+pub(crate) fn nullable_optionals(shape: Shape) -> bool {
+    shape.strict() && matches!(shape.format(), Format::OpenAi | Format::OpenAiResponses)
 }
 
 /// Judges arguments given as JSON text in a string literal, decoded into a buffer of `N` bytes
