@@ -42,6 +42,11 @@ use crate::verdict::{self, Parts};
 use crate::wire::{Format, Shape, FORMAT_LIST};
 use std::io::{self, Write};
 
+/// How a catalog judges a call assembled from a stream: `check_call`'s checker, writing
+/// through a writer that drops the verdict's newline.
+type Check<'c> =
+    dyn FnMut(&[u8], &Call, Shape, &mut WithoutNewline<'_, dyn Write + '_>) -> io::Result<()> + 'c;
+
 /// The most streams open at once; one more is `too_many_streams`.
 pub const MAX_STREAMS: usize = 16;
 /// The most calls open in one stream; one more is `too_large`.
@@ -211,7 +216,7 @@ impl CallStreams {
             &catalog::Compiled,
             &|tool| catalog::TOOLS[tool].flat,
             crate::respond,
-            |request, call, shape, out| crate::verdict::answer(request, call, shape, out),
+            &mut |request, call, shape, out| crate::verdict::answer(request, call, shape, out),
         )
     }
 
@@ -228,7 +233,7 @@ impl CallStreams {
             catalog,
             &|tool| catalog.checked_flat(tool),
             |input, out| catalog.respond(input, out),
-            |request, call, shape, out| catalog.check(request, call, shape, out),
+            &mut |request, call, shape, out| catalog.check(request, call, shape, out),
         )
     }
 
@@ -244,7 +249,7 @@ impl CallStreams {
         names: &impl QuickTables,
         checked_flat: &dyn Fn(usize) -> bool,
         respond: impl FnOnce(&[u8], &mut W) -> Result<(), Error>,
-        check: impl FnMut(&[u8], &Call, Shape, &mut WithoutNewline<'_, W>) -> io::Result<()>,
+        check: &mut Check<'_>,
     ) -> Result<(), Error> {
         // A call_delta names its op first, as harnesses write one; any other request is
         // `respond`'s, and one that `respond` does not know may still be a call_delta.
@@ -261,15 +266,16 @@ impl CallStreams {
     }
 
     /// Applies one event, then writes the calls it settled.
-    #[allow(clippy::too_many_arguments)] // the event, and the catalog's parts
-    fn delta<W: Write>(
+    /// One code for every writer: the checker under it is large, and an instance of it per
+    /// writer type made the program a seventh larger.
+    fn delta(
         &mut self,
         input: &[u8],
         request: Request,
-        out: &mut W,
+        out: &mut dyn Write,
         names: &impl QuickTables,
         checked_flat: &dyn Fn(usize) -> bool,
-        mut check: impl FnMut(&[u8], &Call, Shape, &mut WithoutNewline<'_, W>) -> io::Result<()>,
+        check: &mut Check<'_>,
     ) -> Result<(), Error> {
         let Request {
             shape,
@@ -312,7 +318,7 @@ impl CallStreams {
         let stream = at.map(|at| &mut self.streams[at]);
         let envelope = &mut self.envelope;
         let model = names.model();
-        let mut write = |out: &mut W| -> io::Result<()> {
+        let mut write = |out: &mut dyn Write| -> io::Result<()> {
             out.write_all(b"{\"calls\":[")?;
             let mut first = true;
             for &(index, span) in &whole[..wholes] {
@@ -333,7 +339,7 @@ impl CallStreams {
                     }
                     let open = &stream.calls[call];
                     write!(out, "{{\"index\":{},\"verdict\":", open.index)?;
-                    verdict(model, open, how, shape, envelope, out, &mut check)?;
+                    verdict(model, open, how, shape, envelope, out, check)?;
                     out.write_all(b"}")?;
                 }
             }
@@ -1203,14 +1209,14 @@ fn elements<'i>(
 /// Writes the verdict on one settled call: `check_call`'s on the call assembled, or the
 /// stream's own when it could not be assembled (no name, no id, cut).
 #[allow(clippy::too_many_arguments)] // the call, and what judging it needs
-fn verdict<W: Write>(
+fn verdict(
     model: Model<'_>,
     open: &OpenCall,
     how: Settle,
     shape: Shape,
     envelope: &mut Vec<u8>,
-    out: &mut W,
-    check: &mut impl FnMut(&[u8], &Call, Shape, &mut WithoutNewline<'_, W>) -> io::Result<()>,
+    out: &mut dyn Write,
+    check: &mut Check<'_>,
 ) -> io::Result<()> {
     let format = shape.format();
     let needs_id = matches!(
@@ -1351,8 +1357,8 @@ fn judge(
 
 /// Writes the verdict on a call with one argument certainly wrong: that problem, as `check.rs`
 /// finds it again, in `check_call`'s words.
-fn early_verdict<W: Write>(
-    out: &mut W,
+fn early_verdict(
+    mut out: &mut dyn Write,
     parts: &Parts<'_>,
     model: Model<'_>,
     tool: usize,
@@ -1385,5 +1391,5 @@ fn early_verdict<W: Write>(
     };
     let mut problems: Problems<'_, 2> = Problems::new();
     problems.met(&Path::EMPTY, Some(Segment::Key(key)), what);
-    verdict::invalid(out, parts, model, &model.tools[tool], &problems)
+    verdict::invalid(&mut out, parts, model, &model.tools[tool], &problems)
 }

@@ -228,19 +228,19 @@ fn error(tokens: &Tokenizer<'_>, base: usize) -> Error {
 
 /// A writer that passes everything on but a line's last newline: each call's verdict is one
 /// line, and a turn's answer holds them as the elements of one array on one line.
-pub(crate) struct WithoutNewline<'w, W: Write> {
+pub(crate) struct WithoutNewline<'w, W: Write + ?Sized> {
     out: &'w mut W,
     /// A newline held back: written if more follows, dropped at the end.
     held: bool,
 }
 
-impl<'w, W: Write> WithoutNewline<'w, W> {
+impl<'w, W: Write + ?Sized> WithoutNewline<'w, W> {
     pub(crate) fn new(out: &'w mut W) -> Self {
         WithoutNewline { out, held: false }
     }
 }
 
-impl<W: Write> Write for WithoutNewline<'_, W> {
+impl<W: Write + ?Sized> Write for WithoutNewline<'_, W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if buf.is_empty() {
             return Ok(0);
