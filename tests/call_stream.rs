@@ -662,3 +662,94 @@ fn requests_that_are_not_call_deltas_are_respond_s() {
     }
     assert_eq!(streams.open(), 0);
 }
+
+/// The string literal that follows `key` in `line`, quotes included.
+fn literal_after<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let start = line.find(key)? + key.len();
+    let bytes = line.as_bytes();
+    if bytes.get(start) != Some(&b'"') {
+        return None;
+    }
+    let mut at = start + 1;
+    while bytes[at] != b'"' {
+        at += if bytes[at] == b'\\' { 2 } else { 1 };
+    }
+    Some(&line[start..=at])
+}
+
+fn decoded(literal: &str) -> String {
+    let mut text = String::new();
+    tool_schema::tokenizer::decode(literal.as_bytes(), |c| text.push(c));
+    text
+}
+
+/// Each recorded stream again, its arguments cut in two at every character boundary instead of
+/// where the provider cut them, the rest of its events as recorded: the verdict is the same.
+#[test]
+fn recorded_streams_split_at_every_boundary_give_the_same_verdict() {
+    let catalog = streams_catalog();
+    for (file, format, key) in [
+        ("openai_multiply", "openai", "\"arguments\":"),
+        ("responses_multiply", "openai_responses", "\"delta\":"),
+        ("anthropic_get_weather", "anthropic", "\"partial_json\":"),
+    ] {
+        let events: Vec<String> = std::fs::read_to_string(format!("tests/streams/{file}.jsonl"))
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        // The fragment events: those that carry a piece of the arguments and nothing else of
+        // the call (OpenAI's first chunk carries the id and name with `"arguments":""`).
+        let is_fragment = |line: &str| {
+            literal_after(line, key).is_some()
+                && !line.contains("\"id\":\"call_")
+                && !line.contains("function_call_arguments.done")
+                && !line.contains("output_item")
+        };
+        let fragments: Vec<usize> = (0..events.len())
+            .filter(|&i| is_fragment(&events[i]))
+            .collect();
+        assert!(fragments.len() >= 4, "{file}: {fragments:?}");
+        let whole: String = fragments
+            .iter()
+            .map(|&i| decoded(literal_after(&events[i], key).unwrap()))
+            .collect();
+        let template = &events[fragments[0]];
+        let template_literal = literal_after(template, key).unwrap();
+        let mut verdicts = std::collections::BTreeSet::new();
+        for at in (0..=whole.len()).filter(|&at| whole.is_char_boundary(at)) {
+            let mut replayed: Vec<String> = events[..fragments[0]].to_vec();
+            for piece in [&whole[..at], &whole[at..]] {
+                replayed.push(template.replacen(template_literal, &literal(piece), 1));
+            }
+            replayed.extend(
+                events[fragments[0]..]
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !fragments.contains(&(fragments[0] + i)))
+                    .map(|(_, line)| line.clone()),
+            );
+            let mut streams = CallStreams::default();
+            let mut settled = Vec::new();
+            for event in &replayed {
+                let answer =
+                    send(&mut streams, Some(&catalog), &delta(format, "s", event)).unwrap();
+                if answer != NONE {
+                    settled.push(answer);
+                }
+            }
+            assert_eq!(settled.len(), 1, "{file} cut at {at}: {settled:?}");
+            assert_eq!(streams.open(), 0);
+            verdicts.insert(settled.pop().unwrap());
+        }
+        // The stream as recorded settles the same call with the same verdict (which the test
+        // above holds to check_call's).
+        let mut streams = CallStreams::default();
+        let recorded: Vec<String> = events
+            .iter()
+            .map(|event| send(&mut streams, Some(&catalog), &delta(format, "s", event)).unwrap())
+            .filter(|answer| answer != NONE)
+            .collect();
+        assert_eq!(verdicts.into_iter().collect::<Vec<_>>(), recorded, "{file}");
+    }
+}
