@@ -8,6 +8,7 @@
 
 use crate::call_stream::CallStreams;
 use crate::error::{Error, MAX_INPUT};
+use crate::respond::respond;
 use crate::runtime::RuntimeCatalog;
 use crate::sink::escaped;
 use crate::tokenizer::{decode, string_eq, Kind, Tokenizer};
@@ -129,7 +130,42 @@ impl<W: Write> Output<'_, W> {
         if OUT_CAP - self.len < ROOM {
             self.flush()?;
         }
-        // Taken out for the answer, which writes into `self`; moving them moves a few pointers.
+        // A call_delta goes to the streams; any other line to `respond`, as before they were
+        // kept, so that other lines pay nothing for them.
+        let call_delta = line.starts_with(br#"{"op":"call_delta""#);
+        let answer = match (call_delta, self.catalog.take()) {
+            (true, catalog) => {
+                self.catalog = catalog;
+                self.call_delta(line)
+            }
+            (false, Some(catalog)) => {
+                let answer = catalog.respond(line, self);
+                self.catalog = Some(catalog);
+                answer
+            }
+            (false, None) => respond(line, self),
+        };
+        let Err(err) = answer else {
+            return Ok(());
+        };
+        // `use_catalog` is an op only here, and a call_delta may name its op after another
+        // field: both are looked for once the request reader has refused the line for an op
+        // or a field it does not know (`path`, `stream`), so other lines pay nothing.
+        if !call_delta && matches!(err.code(), "unknown_op" | "unknown_field") {
+            if let Some(path) = use_catalog(line) {
+                return self.use_catalog(path);
+            }
+            return match self.call_delta(line) {
+                Err(err) => self.error_line(err),
+                answered => answered,
+            };
+        }
+        self.error_line(err)
+    }
+
+    /// Answers a `call_delta` (or, for a line that is not one, `respond`'s error) through the
+    /// streams, which are taken out while the answer is written into `self`.
+    fn call_delta(&mut self, line: &[u8]) -> Result<(), Error> {
         let mut streams = std::mem::take(&mut self.streams);
         let answer = match self.catalog.take() {
             Some(catalog) => {
@@ -140,16 +176,11 @@ impl<W: Write> Output<'_, W> {
             None => streams.respond(line, self),
         };
         self.streams = streams;
-        let Err(err) = answer else {
-            return Ok(());
-        };
-        // `use_catalog` is an op only here: looked for once the request reader has refused the
-        // line for an op or a field it does not know (`path`), so other lines pay nothing.
-        if matches!(err.code(), "unknown_op" | "unknown_field") {
-            if let Some(path) = use_catalog(line) {
-                return self.use_catalog(path);
-            }
-        }
+        answer
+    }
+
+    /// Writes the error line for `err`, or passes on a failure of our own output.
+    fn error_line(&mut self, err: Error) -> Result<(), Error> {
         if err.code() == "io" {
             // Our own output failed, not the request.
             return Err(err);

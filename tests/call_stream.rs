@@ -753,3 +753,38 @@ fn recorded_streams_split_at_every_boundary_give_the_same_verdict() {
         assert_eq!(verdicts.into_iter().collect::<Vec<_>>(), recorded, "{file}");
     }
 }
+
+/// Stream mode keeps the streams between lines, whatever the order of a line's fields, and
+/// answers other lines as before, errors included.
+#[test]
+fn stream_mode_keeps_the_streams_between_lines() {
+    let start = r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"read_file","input":{}}}"#;
+    let piece = r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"path\":\"a\"}"}}"#;
+    let input = format!(
+        "{}\n{{\"event\":{piece},\"stream\":\"s\",\"format\":\"anthropic\",\"op\":\"call_delta\"}}\n{{\"op\":\"tool_schema\",\"tool\":\"nope\"}}\n{}\n{{\"op\":\"tool_list\",\"stream\":\"s\"}}\n",
+        delta("anthropic", "s", start),
+        delta("anthropic", "s", r#"{"type":"content_block_stop","index":0}"#),
+    );
+    let mut out = Vec::new();
+    tool_schema::serve(&mut input.as_bytes(), &mut out).unwrap();
+    let verdict = check_call(
+        None,
+        "anthropic",
+        r#"{"type":"tool_use","id":"t","name":"read_file","input":{"path":"a"}}"#,
+    );
+    let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert_eq!(lines[0], NONE.trim_end());
+    assert_eq!(lines[1], NONE.trim_end());
+    assert!(
+        lines[2].starts_with(r#"{"error":{"code":"unknown_tool""#),
+        "{}",
+        lines[2]
+    );
+    assert_eq!(lines[3], settled(0, &verdict).trim_end());
+    assert!(
+        lines[4].starts_with(r#"{"error":{"code":"unknown_field""#),
+        "{}",
+        lines[4]
+    );
+}
