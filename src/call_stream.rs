@@ -215,7 +215,7 @@ impl CallStreams {
             out,
             &catalog::Compiled,
             &|tool| catalog::TOOLS[tool].flat,
-            crate::respond,
+            crate::respond::respond,
             &mut |request, call, shape, out| crate::verdict::answer(request, call, shape, out),
         )
     }
@@ -223,7 +223,7 @@ impl CallStreams {
     /// [`CallStreams::respond`] over a catalog read at run time.
     pub fn respond_over(
         &mut self,
-        catalog: &crate::RuntimeCatalog,
+        catalog: &crate::runtime::RuntimeCatalog,
         input: &[u8],
         out: &mut impl Write,
     ) -> Result<(), Error> {
@@ -507,7 +507,7 @@ fn read_request(input: &[u8]) -> Option<Result<Request, Error>> {
 /// `respond`'s own.
 #[cold]
 fn respond_error(input: &[u8]) -> Result<(), Error> {
-    crate::respond(input, &mut io::sink())
+    crate::respond::respond(input, &mut io::sink())
 }
 
 /// What an event does, as [`visit`] reads it from each format's events.
