@@ -477,33 +477,13 @@ fn an_unknown_tool_is_answered_when_its_name_is_whole_and_then_ignored() {
             ),
         )
     };
-    assert_eq!(
-        send(
-            &mut streams,
-            None,
-            &chunk(r#"{"index":0,"id":"c","function":{"name":"write"}}"#)
-        )
-        .unwrap(),
-        NONE
-    );
-    assert_eq!(
-        send(
-            &mut streams,
-            None,
-            &chunk(r#"{"index":0,"function":{"name":"_file"}}"#)
-        )
-        .unwrap(),
-        NONE
-    );
-    assert_eq!(
-        send(
-            &mut streams,
-            None,
-            &chunk(r#"{"index":0,"function":{"arguments":"{}"}}"#)
-        )
-        .unwrap(),
-        NONE
-    );
+    for fragment in [
+        r#"{"index":0,"id":"c","function":{"name":"write"}}"#,
+        r#"{"index":0,"function":{"name":"_file"}}"#,
+        r#"{"index":0,"function":{"arguments":"{}"}}"#,
+    ] {
+        assert_eq!(send(&mut streams, None, &chunk(fragment)).unwrap(), NONE);
+    }
     let finish = delta(
         "openai",
         "s",
@@ -787,4 +767,51 @@ fn stream_mode_keeps_the_streams_between_lines() {
         "{}",
         lines[4]
     );
+}
+
+/// Catalogs a framework generated (`tests/catalogs/zod`, `tests/catalogs/pydantic`: unions,
+/// references, formats): every tool streamed with `{}` in three fragments gets `check_call`'s
+/// verdict on the whole call, in each streaming format.
+#[test]
+fn framework_catalogs_tools_streamed_get_check_calls_verdict() {
+    for file in [
+        "tests/catalogs/zod/catalog.json",
+        "tests/catalogs/pydantic/catalog.json",
+    ] {
+        let catalog = RuntimeCatalog::from_path(file.as_ref()).unwrap();
+        let text = std::fs::read_to_string(file).unwrap();
+        let names: Vec<&str> = text
+            .match_indices("\"name\": \"")
+            .map(|(at, key)| {
+                let rest = &text[at + key.len()..];
+                &rest[..rest.find('"').unwrap()]
+            })
+            .filter(|name| {
+                catalog
+                    .respond(
+                        format!(r#"{{"op":"tool_schema","tool":"{name}"}}"#).as_bytes(),
+                        &mut Vec::new(),
+                    )
+                    .is_ok()
+            })
+            .collect();
+        assert!(names.len() >= 10, "{file}: {names:?}");
+        for format in FORMATS {
+            for name in &names {
+                let expected =
+                    check_call(Some(&catalog), format, &envelope(format, "c1", name, "{ }"));
+                let mut streams = CallStreams::default();
+                let events = stream_of(format, 0, "c1", name, &["{", " ", "}"]);
+                let answers: Vec<String> = events
+                    .iter()
+                    .map(|event| {
+                        send(&mut streams, Some(&catalog), &delta(format, "s", event)).unwrap()
+                    })
+                    .filter(|answer| answer != NONE)
+                    .collect();
+                assert_eq!(answers, [settled(0, &expected)], "{file} {format} {name}");
+                assert_eq!(streams.open(), 0);
+            }
+        }
+    }
 }
