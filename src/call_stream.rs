@@ -285,14 +285,15 @@ impl CallStreams {
         let format = shape.format();
         // Read once without touching any state, so that an event refused for its shape
         // changes nothing, and a stream's slot is taken only by an event that opens a call.
-        let mut dry = Dry { opens: false };
-        visit(input, event, format, &mut dry)?;
+        // What the event does is kept, and applied once it is known to be right.
+        let mut plan = Plan::default();
+        visit(input, event, format, &mut plan)?;
         let inside = &input[name.at + 1..name.end - 1];
         let mut at = self
             .streams
             .iter()
             .position(|stream| stream.live && stream.name == inside);
-        if at.is_none() && dry.opens {
+        if at.is_none() && plan.opens {
             at = Some(self.take_slot(inside, name.at)?);
         }
         let mut apply = Apply {
@@ -307,7 +308,10 @@ impl CallStreams {
             wholes: 0,
             ended: false,
         };
-        let applied = visit(input, event, format, &mut apply);
+        let applied = match plan.overflow {
+            false => plan.replay(&mut apply),
+            true => visit(input, event, format, &mut apply),
+        };
         let (settled, count, whole, wholes, ended) = (
             apply.settled,
             apply.count,
@@ -539,28 +543,92 @@ struct Part {
     name_whole: bool,
 }
 
-/// The first reading: whether the event opens a call.
-struct Dry {
+/// The most an event does that [`Plan`] keeps: an event of each format does one or two things
+/// (a call started and its first fragment, or a fragment, or an end), and a chunk that starts
+/// parallel calls one for each.
+const PLANNED: usize = 8;
+
+/// One thing an event does: a call of [`Events`], with its arguments.
+#[derive(Clone, Copy)]
+enum Action {
+    Start(u64, usize),
+    Part(u64, usize, Part),
+    Complete(u64),
+    Done(u64, usize, Part),
+    End(bool),
+    Whole(Span, usize),
+}
+
+/// The first reading: what the event does, kept to be applied once the whole event is read
+/// and right, and whether it opens a call. An event that does more than [`PLANNED`] things
+/// sets `overflow`, and is read a second time to be applied.
+struct Plan {
+    actions: [Action; PLANNED],
+    count: usize,
+    overflow: bool,
     opens: bool,
 }
 
-impl Events for Dry {
-    fn start(&mut self, _: u64, _: usize) -> Result<(), Error> {
-        self.opens = true;
+impl Default for Plan {
+    fn default() -> Plan {
+        Plan {
+            actions: [Action::End(false); PLANNED],
+            count: 0,
+            overflow: false,
+            opens: false,
+        }
+    }
+}
+
+impl Plan {
+    fn keep(&mut self, action: Action) {
+        self.opens |= !matches!(action, Action::Complete(_) | Action::End(_));
+        match self.actions.get_mut(self.count) {
+            Some(slot) => {
+                *slot = action;
+                self.count += 1;
+            }
+            None => self.overflow = true,
+        }
+    }
+
+    /// Does to `events` what the event did, in its order, stopping at the first refusal.
+    fn replay(&self, events: &mut impl Events) -> Result<(), Error> {
+        for &action in &self.actions[..self.count] {
+            match action {
+                Action::Start(index, at) => events.start(index, at)?,
+                Action::Part(index, at, part) => events.part(index, at, part)?,
+                Action::Complete(index) => events.complete(index),
+                Action::Done(index, at, whole) => events.done(index, at, whole)?,
+                Action::End(truncated) => events.end(truncated),
+                Action::Whole(span, at) => events.whole(span, at)?,
+            }
+        }
         Ok(())
     }
-    fn part(&mut self, _: u64, _: usize, _: Part) -> Result<(), Error> {
-        self.opens = true;
+}
+
+impl Events for Plan {
+    fn start(&mut self, index: u64, at: usize) -> Result<(), Error> {
+        self.keep(Action::Start(index, at));
         Ok(())
     }
-    fn complete(&mut self, _: u64) {}
-    fn done(&mut self, _: u64, _: usize, _: Part) -> Result<(), Error> {
-        self.opens = true;
+    fn part(&mut self, index: u64, at: usize, part: Part) -> Result<(), Error> {
+        self.keep(Action::Part(index, at, part));
         Ok(())
     }
-    fn end(&mut self, _: bool) {}
-    fn whole(&mut self, _: Span, _: usize) -> Result<(), Error> {
-        self.opens = true;
+    fn complete(&mut self, index: u64) {
+        self.keep(Action::Complete(index));
+    }
+    fn done(&mut self, index: u64, at: usize, whole: Part) -> Result<(), Error> {
+        self.keep(Action::Done(index, at, whole));
+        Ok(())
+    }
+    fn end(&mut self, truncated: bool) {
+        self.keep(Action::End(truncated));
+    }
+    fn whole(&mut self, span: Span, at: usize) -> Result<(), Error> {
+        self.keep(Action::Whole(span, at));
         Ok(())
     }
 }
@@ -857,21 +925,8 @@ fn visit(
         // https://v03.api.js.langchain.com/interfaces/_langchain_openai.OpenAIClient.Responses.ResponseFunctionCallArgumentsDeltaEvent.html
         // and ResponseOutputItemAddedEvent.html, ResponseIncompleteEvent.html beside it).
         Format::OpenAiResponses => {
-            let Some(kind) = get(input, event, "type", Kind::String, "event.type")? else {
-                return Err(Error::missing_field(event.end - 1, "event.type"));
-            };
-            let kind = &input[kind.at..kind.end];
-            let index = || -> Result<(u64, usize), Error> {
-                let value = get(
-                    input,
-                    event,
-                    "output_index",
-                    Kind::Number,
-                    "event.output_index",
-                )?
-                .ok_or_else(|| Error::missing_field(event.end - 1, "event.output_index"))?;
-                Ok((number(input, value, "event.output_index")?, value.at))
-            };
+            let kind = event_type(input, event)?;
+            let index = || event_index(input, event, "output_index", "event.output_index");
             if string_eq(kind, "response.output_item.added")
                 || string_eq(kind, "response.output_item.done")
             {
@@ -922,15 +977,8 @@ fn visit(
         // (https://docs.anthropic.com/it/docs/build-with-claude/streaming, and the English text
         // in docs/sources/streams.md).
         Format::Anthropic => {
-            let Some(kind) = get(input, event, "type", Kind::String, "event.type")? else {
-                return Err(Error::missing_field(event.end - 1, "event.type"));
-            };
-            let kind = &input[kind.at..kind.end];
-            let index = || -> Result<(u64, usize), Error> {
-                let value = get(input, event, "index", Kind::Number, "event.index")?
-                    .ok_or_else(|| Error::missing_field(event.end - 1, "event.index"))?;
-                Ok((number(input, value, "event.index")?, value.at))
-            };
+            let kind = event_type(input, event)?;
+            let index = || event_index(input, event, "index", "event.index");
             if string_eq(kind, "content_block_start") {
                 let label = "event.content_block";
                 let Some(block) = get(input, event, "content_block", Kind::ObjectStart, label)?
@@ -1149,6 +1197,26 @@ fn string(
             end: value.end,
         }),
     )
+}
+
+/// An event's `type`, which the Responses API's events and Anthropic's carry: the literal.
+fn event_type(input: &[u8], event: Value) -> Result<&[u8], Error> {
+    match get(input, event, "type", Kind::String, "event.type")? {
+        Some(kind) => Ok(&input[kind.at..kind.end]),
+        None => Err(Error::missing_field(event.end - 1, "event.type")),
+    }
+}
+
+/// The index an event about a call must carry, in its member `key`, and where it is.
+fn event_index(
+    input: &[u8],
+    event: Value,
+    key: &str,
+    label: &'static str,
+) -> Result<(u64, usize), Error> {
+    let value = get(input, event, key, Kind::Number, label)?
+        .ok_or_else(|| Error::missing_field(event.end - 1, label))?;
+    Ok((number(input, value, label)?, value.at))
 }
 
 /// An index: a whole number that fits in a `u64`.

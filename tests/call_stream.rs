@@ -815,3 +815,82 @@ fn framework_catalogs_tools_streamed_get_check_calls_verdict() {
         }
     }
 }
+
+/// An event that does more than the first reading keeps (eight things) is read again to be
+/// applied: a chunk of twelve parallel calls and its finish answers as the same calls sent a
+/// fragment a chunk, and such a chunk refused at its last fragment changes nothing.
+#[test]
+fn a_chunk_of_many_calls_is_applied_whole_or_not_at_all() {
+    let fragment = |index: usize, index_json: &str| {
+        format!(
+            r#"{{"index":{index_json},"id":"call_{index}","type":"function","function":{{"name":"read_file","arguments":{}}}}}"#,
+            literal(&format!(r#"{{"path":"f{index}.rs"}}"#))
+        )
+    };
+    let chunk = |fragments: &[String], finish: &str| {
+        let event = format!(
+            r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{}]}},"finish_reason":{finish}}}]}}"#,
+            fragments.join(",")
+        );
+        delta("openai", "many", &event)
+    };
+    let fragments: Vec<String> = (0..12).map(|i| fragment(i, &i.to_string())).collect();
+
+    let mut one_by_one = CallStreams::default();
+    for fragment in &fragments {
+        let answer = send(
+            &mut one_by_one,
+            None,
+            &chunk(std::slice::from_ref(fragment), "null"),
+        );
+        assert_eq!(answer.as_deref(), Ok(NONE));
+    }
+    let expected = send(&mut one_by_one, None, &chunk(&[], r#""tool_calls""#)).unwrap();
+    let verdicts: Vec<String> = (0..12)
+        .map(|i| {
+            let call = fragment(i, "0");
+            let call = call.replacen(r#""index":0,"#, "", 1);
+            format!(
+                r#"{{"index":{i},"verdict":{}}}"#,
+                check_call(None, "openai", &call)
+            )
+        })
+        .collect();
+    assert_eq!(
+        expected,
+        format!("{{\"calls\":[{}]}}\n", verdicts.join(","))
+    );
+
+    let mut whole = CallStreams::default();
+    let answer = send(&mut whole, None, &chunk(&fragments, r#""tool_calls""#));
+    assert_eq!(answer, Ok(expected));
+    assert_eq!(whole.open(), 0);
+
+    let mut refused = CallStreams::default();
+    let mut broken = fragments.clone();
+    broken[11] = fragment(11, r#""11""#);
+    let answer = send(&mut refused, None, &chunk(&broken, "null"));
+    assert!(
+        answer
+            .as_ref()
+            .is_err_and(|err| err.starts_with("wrong_type: ")),
+        "{answer:?}"
+    );
+    assert_eq!(refused.open(), 0, "a refused event took a stream");
+    let answer = send(
+        &mut refused,
+        None,
+        &chunk(&fragments[..1], r#""tool_calls""#),
+    );
+    assert_eq!(
+        answer,
+        Ok(settled(
+            0,
+            &check_call(
+                None,
+                "openai",
+                &fragments[0].replacen(r#""index":0,"#, "", 1)
+            )
+        ))
+    );
+}
