@@ -13,7 +13,10 @@
 //!
 //! The splitting knows one thing of JSON: a string literal (`"` to the next unescaped `"`). A
 //! string of at least [`SHARED_STRING`] bytes is a piece of its own, so a description is shared
-//! wherever it appears; the bytes between such strings are a piece too.
+//! wherever it appears; the bytes between such strings are a piece too. A declaration's
+//! parameters (the argument schema, which every shape under the same rules writes alike) are
+//! split apart from the wrapper around them, so that no shape's wrapper keeps them from being
+//! shared (`Layout::add_declaration`).
 
 use crate::tokenizer::byte_from;
 use std::collections::HashMap;
@@ -78,6 +81,31 @@ impl Layout {
             self.pieces.push((start, self.bytes.len() as u32));
         } else {
             split(answer, |part| self.part(part, first));
+        }
+        (first, self.pieces.len() as u32)
+    }
+
+    /// Stores one declaration, whose `parameters` (the tool's argument schema, where the shape
+    /// writes one) are split apart from the wrapper around them: every shape that writes the
+    /// same parameters then shares all of them, wherever its own wrapper ends the piece before
+    /// or after. Without this cut, a wrapper's last bytes (`,"strict":true}` or
+    /// `},"type":"function"}`) made the schema's last piece new in every shape: 49 KB of
+    /// GitHub's MCP server's catalog.
+    pub(crate) fn add_declaration(
+        &mut self,
+        answer: &[u8],
+        parameters: Option<std::ops::Range<usize>>,
+    ) -> (u32, u32) {
+        let Some(parameters) = parameters.filter(|_| self.share) else {
+            return self.add(answer, false);
+        };
+        let first = self.pieces.len() as u32;
+        for run in [
+            &answer[..parameters.start],
+            &answer[parameters.clone()],
+            &answer[parameters.end..],
+        ] {
+            split(run, |part| self.part(part, first));
         }
         (first, self.pieces.len() as u32)
     }
@@ -282,6 +310,44 @@ mod tests {
             stored[2] - stored[1],
             answers[2].len(),
             "too short to be cut"
+        );
+    }
+
+    #[test]
+    fn parameters_are_shared_whatever_the_wrapper_around_them() {
+        // Short objects only, so that `split` alone would cut nothing: the parameters' last
+        // bytes run on into each wrapper's own ending.
+        let parameters = r#"{"properties":{"a":{"type":"string"}},"required":["a"]}"#;
+        let wrappers = [
+            (
+                r#"{"function":{"name":"t","parameters":"#,
+                r#","strict":true},"type":"function"}"#,
+            ),
+            (
+                r#"{"name":"t","parameters":"#,
+                r#","strict":true,"type":"function"}"#,
+            ),
+        ];
+        for cut in [false, true] {
+            let mut layout = Layout::shared(0);
+            let mut stored = vec![];
+            for (before, after) in wrappers {
+                let text = format!("{before}{parameters}{after}");
+                let at = before.len()..before.len() + parameters.len();
+                let run = layout.add_declaration(text.as_bytes(), cut.then_some(at));
+                assert_eq!(answer(&layout, run), text.as_bytes());
+                stored.push(layout.bytes.len());
+            }
+            let wrapper = wrappers[1].0.len() + wrappers[1].1.len();
+            match cut {
+                true => assert_eq!(stored[1] - stored[0], wrapper, "parameters shared"),
+                false => assert!(stored[1] - stored[0] > wrapper + parameters.len() / 2),
+            }
+        }
+        let mut whole = Layout::whole();
+        assert_eq!(
+            whole.add_declaration(b"{\"parameters\":{}}", Some(14..16)),
+            (0, 1)
         );
     }
 

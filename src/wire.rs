@@ -166,8 +166,8 @@ enum Rules {
 /// Why a tool cannot be declared in a shape: its `unsupported` answer.
 pub(crate) type NotExpressible = String;
 
-/// One tool's declaration in `shape`, without a trailing newline; or why the shape cannot
-/// express it.
+/// One tool's declaration in `shape`, without a trailing newline, and where in it `parameters`
+/// starts (when the shape writes them); or why the shape cannot express it.
 ///
 /// `parameters` is the tool's argument schema under the shape's [`Rules`]: what
 /// [`parameters`] wrote, once for every shape that shares those rules.
@@ -177,7 +177,12 @@ fn declaration(
     tool: &Tool,
     shape: Shape,
     parameters: &[u8],
-) -> Result<(), NotExpressible> {
+) -> Result<Option<usize>, NotExpressible> {
+    let mut parameters_at = None;
+    let mut write_parameters = |out: &mut Json| {
+        parameters_at = Some(out.bytes.len());
+        out.raw(parameters);
+    };
     let strict = shape.strict;
     let input = model.input(tool);
     match shape.format {
@@ -188,7 +193,7 @@ fn declaration(
             out.raw(b"{\"function\":{");
             description_name(out, model, tool);
             out.raw(b",\"parameters\":");
-            out.raw(parameters);
+            write_parameters(out);
             if strict {
                 out.raw(b",\"strict\":true");
             }
@@ -202,7 +207,7 @@ fn declaration(
             out.raw(b"{");
             description_name(out, model, tool);
             out.raw(b",\"parameters\":");
-            out.raw(parameters);
+            write_parameters(out);
             out.raw(b",\"strict\":");
             out.boolean(strict);
             out.raw(b",\"type\":\"function\"}");
@@ -213,7 +218,7 @@ fn declaration(
             out.raw(b"{\"description\":");
             out.string(model.str(tool.description));
             out.raw(b",\"input_schema\":");
-            out.raw(parameters);
+            write_parameters(out);
             out.raw(b",\"name\":");
             out.string(model.str(tool.name));
             if strict {
@@ -231,7 +236,7 @@ fn declaration(
             description_name(out, model, tool);
             if input.properties.len > 0 {
                 out.raw(b",\"parameters\":");
-                out.raw(parameters);
+                write_parameters(out);
             }
             out.raw(b"}");
         }
@@ -271,7 +276,7 @@ fn declaration(
                 out.raw(model.str(icons).as_bytes());
             }
             out.raw(b",\"inputSchema\":");
-            out.raw(parameters);
+            write_parameters(out);
             out.raw(b",\"name\":");
             out.string(model.str(tool.name));
             if let Some(output) = tool.output {
@@ -293,7 +298,7 @@ fn declaration(
             out.raw(b"}");
         }
     }
-    Ok(())
+    Ok(parameters_at)
 }
 
 /// The rules a shape's schemas are written under: several shapes share each.
@@ -1287,9 +1292,13 @@ pub(crate) fn render(model: Model<'_>, mut layout: Layout) -> Rendered {
                 Err(reason) => Err(reason.clone()),
             };
             let span = match result {
-                Ok(()) => {
+                Ok(parameters_at) => {
                     declared.raw(b"\n");
-                    let (first, end) = layout.add(&declared.bytes, false);
+                    let parameters = parameters_at.map(|at| {
+                        let written = schema.as_ref().map_or(0, Vec::len);
+                        at..at + written
+                    });
+                    let (first, end) = layout.add_declaration(&declared.bytes, parameters);
                     (first, end, true)
                 }
                 Err(reason) => {
