@@ -58,6 +58,11 @@ const MAX_LABEL: usize = 256;
 
 const FIELDS: &str = "op, format, strict, stream, event";
 
+/// How a `call_delta` starts when it names its op first, as harnesses write one: such a line
+/// goes to the streams without `respond` reading it first. Any other line is `respond`'s, and
+/// one that `respond` does not know (`unknown_op`, `unknown_field`) may still be a call_delta.
+pub(crate) const CALL_DELTA_START: &[u8] = br#"{"op":"call_delta""#;
+
 /// Every stream a caller has open: the state `call_delta` keeps between events. One per
 /// process (stream mode keeps one), or one per connection in a library.
 ///
@@ -251,9 +256,7 @@ impl CallStreams {
         respond: impl FnOnce(&[u8], &mut W) -> Result<(), Error>,
         check: &mut Check<'_>,
     ) -> Result<(), Error> {
-        // A call_delta names its op first, as harnesses write one; any other request is
-        // `respond`'s, and one that `respond` does not know may still be a call_delta.
-        if !input.starts_with(br#"{"op":"call_delta""#) {
+        if !input.starts_with(CALL_DELTA_START) {
             match respond(input, out) {
                 Err(err) if matches!(err.code(), "unknown_op" | "unknown_field") => {}
                 answer => return answer,

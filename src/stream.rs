@@ -6,7 +6,7 @@
 //! answered: an interactive caller gets each answer at once, and a piped batch is written in
 //! blocks of up to [`OUT_CAP`] bytes.
 
-use crate::call_stream::CallStreams;
+use crate::call_stream::{CallStreams, CALL_DELTA_START};
 use crate::error::{Error, MAX_INPUT};
 use crate::respond::respond;
 use crate::runtime::RuntimeCatalog;
@@ -132,7 +132,7 @@ impl<W: Write> Output<'_, W> {
         }
         // A call_delta goes to the streams; any other line to `respond`, as before they were
         // kept, so that other lines pay nothing for them.
-        let call_delta = line.starts_with(br#"{"op":"call_delta""#);
+        let call_delta = line.starts_with(CALL_DELTA_START);
         let answer = match (call_delta, self.catalog.take()) {
             (true, catalog) => {
                 self.catalog = catalog;

@@ -11,6 +11,7 @@ use crate::schema::{
     DefsKeyword, Model, NodeId, Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm, Types,
 };
 use crate::sink::Json;
+use std::ops::Range;
 
 /// Which provider's shape to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,7 +168,7 @@ enum Rules {
 pub(crate) type NotExpressible = String;
 
 /// One tool's declaration in `shape`, without a trailing newline, and where in it `parameters`
-/// starts (when the shape writes them); or why the shape cannot express it.
+/// sit (when the shape writes them); or why the shape cannot express it.
 ///
 /// `parameters` is the tool's argument schema under the shape's [`Rules`]: what
 /// [`parameters`] wrote, once for every shape that shares those rules.
@@ -177,11 +178,12 @@ fn declaration(
     tool: &Tool,
     shape: Shape,
     parameters: &[u8],
-) -> Result<Option<usize>, NotExpressible> {
+) -> Result<Option<Range<usize>>, NotExpressible> {
     let mut parameters_at = None;
     let mut write_parameters = |out: &mut Json| {
-        parameters_at = Some(out.bytes.len());
+        let start = out.bytes.len();
         out.raw(parameters);
+        parameters_at = Some(start..out.bytes.len());
     };
     let strict = shape.strict;
     let input = model.input(tool);
@@ -1294,11 +1296,7 @@ pub(crate) fn render(model: Model<'_>, mut layout: Layout) -> Rendered {
             let span = match result {
                 Ok(parameters_at) => {
                     declared.raw(b"\n");
-                    let parameters = parameters_at.map(|at| {
-                        let written = schema.as_ref().map_or(0, Vec::len);
-                        at..at + written
-                    });
-                    let (first, end) = layout.add_declaration(&declared.bytes, parameters);
+                    let (first, end) = layout.add_declaration(&declared.bytes, parameters_at);
                     (first, end, true)
                 }
                 Err(reason) => {

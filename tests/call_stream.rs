@@ -821,12 +821,13 @@ fn framework_catalogs_tools_streamed_get_check_calls_verdict() {
 /// fragment a chunk, and such a chunk refused at its last fragment changes nothing.
 #[test]
 fn a_chunk_of_many_calls_is_applied_whole_or_not_at_all() {
-    let fragment = |index: usize, index_json: &str| {
-        format!(
-            r#"{{"index":{index_json},"id":"call_{index}","type":"function","function":{{"name":"read_file","arguments":{}}}}}"#,
-            literal(&format!(r#"{{"path":"f{index}.rs"}}"#))
-        )
+    // Call `i`'s envelope, as check_call takes it; its fragment is the same with an index.
+    let call = |i: usize| {
+        let arguments = format!(r#"{{"path":"f{i}.rs"}}"#);
+        envelope("openai", &format!("call_{i}"), "read_file", &arguments)
     };
+    let fragment =
+        |i: usize, index_json: &str| format!(r#"{{"index":{index_json},{}"#, &call(i)[1..]);
     let chunk = |fragments: &[String], finish: &str| {
         let event = format!(
             r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{}]}},"finish_reason":{finish}}}]}}"#,
@@ -848,12 +849,8 @@ fn a_chunk_of_many_calls_is_applied_whole_or_not_at_all() {
     let expected = send(&mut one_by_one, None, &chunk(&[], r#""tool_calls""#)).unwrap();
     let verdicts: Vec<String> = (0..12)
         .map(|i| {
-            let call = fragment(i, "0");
-            let call = call.replacen(r#""index":0,"#, "", 1);
-            format!(
-                r#"{{"index":{i},"verdict":{}}}"#,
-                check_call(None, "openai", &call)
-            )
+            let verdict = check_call(None, "openai", &call(i));
+            format!(r#"{{"index":{i},"verdict":{verdict}}}"#)
         })
         .collect();
     assert_eq!(
@@ -884,13 +881,6 @@ fn a_chunk_of_many_calls_is_applied_whole_or_not_at_all() {
     );
     assert_eq!(
         answer,
-        Ok(settled(
-            0,
-            &check_call(
-                None,
-                "openai",
-                &fragments[0].replacen(r#""index":0,"#, "", 1)
-            )
-        ))
+        Ok(settled(0, &check_call(None, "openai", &call(0))))
     );
 }
