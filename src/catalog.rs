@@ -7,8 +7,9 @@
 use std::borrow::Cow;
 
 pub use crate::schema::{
-    Annotations, Definition, DefsKeyword, Hints, Model, NodeId, Number, Property, Rare, Run,
-    Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm, Types, MAX_DESCRIPTION,
+    Annotations, Definition, DefsKeyword, Hints, Keyword, Keywords, Model, NodeId, Number,
+    Property, Rare, Run, Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm, Types,
+    MAX_DESCRIPTION,
 };
 
 // `TEXT` and the `_TABLE`s of the model, from build.rs.
@@ -21,8 +22,7 @@ static PROPERTIES: [Property; PROPERTY_TABLE.len()] = PROPERTY_TABLE;
 static VALUES: [Scalar; VALUE_TABLE.len()] = VALUE_TABLE;
 static SUBSCHEMAS: [NodeId; SUBSCHEMA_TABLE.len()] = SUBSCHEMA_TABLE;
 static DEFINITIONS: [Definition; DEFINITION_TABLE.len()] = DEFINITION_TABLE;
-static RARE: [Rare; RARE_TABLE.len()] = RARE_TABLE;
-static ANNOTATIONS: [Annotations; ANNOTATION_TABLE.len()] = ANNOTATION_TABLE;
+static KEYWORDS: [Keyword; KEYWORD_TABLE.len()] = KEYWORD_TABLE;
 
 /// The compiled-in catalog's model: what the renderer rendered and what check_call walks.
 pub static MODEL: Model<'static> = Model {
@@ -33,8 +33,7 @@ pub static MODEL: Model<'static> = Model {
     values: &VALUES,
     subschemas: &SUBSCHEMAS,
     definitions: &DEFINITIONS,
-    rare: &RARE,
-    annotations: &ANNOTATIONS,
+    keywords: &KEYWORDS,
 };
 
 /// The same model for the compiler's own evaluation of the tables below (a `const` cannot read
@@ -47,8 +46,7 @@ const TABLES: Model<'static> = Model {
     values: &VALUE_TABLE,
     subschemas: &SUBSCHEMA_TABLE,
     definitions: &DEFINITION_TABLE,
-    rare: &RARE_TABLE,
-    annotations: &ANNOTATION_TABLE,
+    keywords: &KEYWORD_TABLE,
 };
 
 /// Whether every tool's schema is in the flat subset that `check.rs` reads (see

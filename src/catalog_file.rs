@@ -13,9 +13,9 @@
 //! the walk recurses once per schema level, and the tokenizer's depth limit bounds that.
 
 use crate::schema::{
-    is_property_name, is_tool_name, Annotations, Definition, DefsKeyword, Hints, Model, NodeId,
-    Number, OwnedModel, Property, Rare, Run, Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm,
-    Types,
+    is_property_name, is_tool_name, Annotations, Definition, DefsKeyword, Hints, Keyword, Keywords,
+    Model, NodeId, Number, OwnedModel, Property, Rare, Run, Scalar, Schema, Text, Tool, TupleForm,
+    Type, TypeForm, Types,
 };
 use crate::sink::escape;
 use crate::tokenizer::{pieces, Kind, Piece, Tokenizer};
@@ -764,7 +764,14 @@ fn read_root(
         } else {
             DefsKeyword::Definitions
         };
-        reader.model.rare_of(root).definitions = Some((keyword, run));
+        // The root's other keywords were stored when it was read, before its definitions were:
+        // its run is stored again with them (a few entries a tool).
+        let model = reader.model.model();
+        let node = model.node(root);
+        let mut rare = model.rare(node);
+        let annotations = model.annotations(node);
+        rare.definitions = Some((keyword, run));
+        reader.model.set_keywords(root, &rare, &annotations);
     }
     reader.no_endless_references()?;
     reader.limits(pointer)?;
@@ -1194,15 +1201,8 @@ impl SchemaReader<'_> {
             ));
         }
         no_empty_range(&rare, pointer)?;
-        if annotations != Annotations::NONE {
-            self.model.annotations.push(annotations);
-            schema.annotations = (self.model.annotations.len() - 1) as u32;
-        }
-        if rare != Rare::NONE {
-            self.model.rare.push(rare);
-            schema.rare = (self.model.rare.len() - 1) as u32;
-        }
         self.model.nodes[id as usize] = schema;
+        self.model.set_keywords(id, &rare, &annotations);
         Ok(())
     }
 
@@ -1758,7 +1758,7 @@ fn scalar_union(model: Model<'_>, id: NodeId) -> bool {
     let Some(branches) = node.any_of else {
         return false;
     };
-    let alone = node.rare == 0
+    let alone = node.keywords.rare == 0
         && node.boolean.is_none()
         && node.type_form == TypeForm::Absent
         && node.nullable.is_none()
@@ -1773,7 +1773,7 @@ fn scalar_union(model: Model<'_>, id: NodeId) -> bool {
     alone
         && model.subschemas(branches).iter().all(|&branch| {
             let branch = model.node(branch);
-            branch.rare == 0
+            branch.keywords.rare == 0
                 && branch.boolean.is_none()
                 && branch.type_form == TypeForm::One
                 && matches!(
@@ -1879,18 +1879,13 @@ pub fn rust_tables(model: &OwnedModel, source: &str) -> String {
         );
     }
     let _ = writeln!(out, "];");
-    let _ = writeln!(out, "const RARE_TABLE: [Rare; {}] = [", model.rare.len());
-    for rare in &model.rare {
-        let _ = writeln!(out, "{},", rare_expression(rare));
-    }
-    let _ = writeln!(out, "];");
     let _ = writeln!(
         out,
-        "const ANNOTATION_TABLE: [Annotations; {}] = [",
-        model.annotations.len()
+        "const KEYWORD_TABLE: [Keyword; {}] = [",
+        model.keywords.len()
     );
-    for annotations in &model.annotations {
-        let _ = writeln!(out, "{},", annotations_expression(annotations));
+    for keyword in &model.keywords {
+        let _ = writeln!(out, "Keyword::{},", keyword_expression(keyword));
     }
     let _ = writeln!(out, "];");
     out
@@ -1939,113 +1934,62 @@ fn node_expression(node: &Schema) -> String {
     field(&mut out, "unique_items", format!("{:?}", node.unique_items));
     field(&mut out, "pattern", option(node.pattern, span));
     field(&mut out, "format", option(node.format, span));
-    field(&mut out, "rare", format!("{}", node.rare));
-    field(&mut out, "annotations", format!("{}", node.annotations));
+    let keywords = node.keywords;
+    if keywords != Keywords::NONE {
+        let _ = write!(
+            out,
+            "keywords: Keywords {{ start: {}, rare: {}, annotations: {} }}, ",
+            keywords.start, keywords.rare, keywords.annotations
+        );
+    }
     let _ = write!(out, "..Schema::of(Type::{:?}) }}", node.ty);
     out
 }
 
-fn annotations_expression(annotations: &Annotations) -> String {
-    let mut out = String::from("Annotations { ");
-    field(&mut out, "title", option(annotations.title, span));
-    field(&mut out, "comment", option(annotations.comment, span));
-    field(
-        &mut out,
-        "default",
-        option(annotations.default, |v| scalar_expression(&v)),
-    );
-    field(&mut out, "examples", option(annotations.examples, span));
-    field(
-        &mut out,
-        "deprecated",
-        format!("{:?}", annotations.deprecated),
-    );
-    field(
-        &mut out,
-        "read_only",
-        format!("{:?}", annotations.read_only),
-    );
-    field(
-        &mut out,
-        "write_only",
-        format!("{:?}", annotations.write_only),
-    );
-    field(&mut out, "dialect", option(annotations.dialect, span));
-    out.push_str("..Annotations::NONE }");
-    out
-}
-
-fn rare_expression(rare: &Rare) -> String {
-    let mut out = String::from("Rare { ");
-    field(
-        &mut out,
-        "constant",
-        option(rare.constant, |v| scalar_expression(&v)),
-    );
-    field(&mut out, "one_of", option(rare.one_of, run));
-    field(&mut out, "all_of", option(rare.all_of, run));
-    field(&mut out, "discriminator", option(rare.discriminator, span));
-    field(
-        &mut out,
-        "definitions",
-        option(rare.definitions, |(keyword, defs)| {
-            format!("(DefsKeyword::{keyword:?}, {})", run(defs))
-        }),
-    );
-    field(
-        &mut out,
-        "property_names",
-        format!("{:?}", rare.property_names),
-    );
-    field(
-        &mut out,
-        "min_properties",
-        format!("{:?}", rare.min_properties),
-    );
-    field(
-        &mut out,
-        "max_properties",
-        format!("{:?}", rare.max_properties),
-    );
-    field(
-        &mut out,
-        "prefix_items",
-        option(rare.prefix_items, |(form, items)| {
-            format!("(TupleForm::{form:?}, {})", run(items))
-        }),
-    );
-    field(
-        &mut out,
-        "additional_items",
-        format!("{:?}", rare.additional_items),
-    );
-    field(&mut out, "min_items", format!("{:?}", rare.min_items));
-    field(&mut out, "max_items", format!("{:?}", rare.max_items));
-    field(&mut out, "min_length", format!("{:?}", rare.min_length));
-    field(&mut out, "max_length", format!("{:?}", rare.max_length));
-    field(&mut out, "minimum", option(rare.minimum, number_expression));
-    field(&mut out, "maximum", option(rare.maximum, number_expression));
-    field(
-        &mut out,
-        "exclusive_minimum",
-        option(rare.exclusive_minimum, number_expression),
-    );
-    field(
-        &mut out,
-        "exclusive_maximum",
-        option(rare.exclusive_maximum, number_expression),
-    );
-    field(
-        &mut out,
-        "multiple_of",
-        option(rare.multiple_of, number_expression),
-    );
-    out.push_str("..Rare::NONE }");
-    out
+/// One entry of the keyword table, after `Keyword::`.
+fn keyword_expression(keyword: &Keyword) -> String {
+    let count = |name: &str, count: u64| format!("{name}({count})");
+    let node = |name: &str, id: NodeId| format!("{name}({id})");
+    let text = |name: &str, text: Text| format!("{name}({})", span(text));
+    let bound = |name: &str, number: Number| format!("{name}({})", number_expression(number));
+    let flag = |name: &str, flag: bool| format!("{name}({flag})");
+    match *keyword {
+        Keyword::Constant(value) => format!("Constant({})", scalar_expression(&value)),
+        Keyword::OneOf(branches) => format!("OneOf({})", run(branches)),
+        Keyword::AllOf(branches) => format!("AllOf({})", run(branches)),
+        Keyword::Discriminator(json) => text("Discriminator", json),
+        Keyword::Definitions(form, defs) => {
+            format!("Definitions(DefsKeyword::{form:?}, {})", run(defs))
+        }
+        Keyword::PropertyNames(id) => node("PropertyNames", id),
+        Keyword::MinProperties(n) => count("MinProperties", n),
+        Keyword::MaxProperties(n) => count("MaxProperties", n),
+        Keyword::PrefixItems(form, items) => {
+            format!("PrefixItems(TupleForm::{form:?}, {})", run(items))
+        }
+        Keyword::AdditionalItems(id) => node("AdditionalItems", id),
+        Keyword::MinItems(n) => count("MinItems", n),
+        Keyword::MaxItems(n) => count("MaxItems", n),
+        Keyword::MinLength(n) => count("MinLength", n),
+        Keyword::MaxLength(n) => count("MaxLength", n),
+        Keyword::Minimum(number) => bound("Minimum", number),
+        Keyword::Maximum(number) => bound("Maximum", number),
+        Keyword::ExclusiveMinimum(number) => bound("ExclusiveMinimum", number),
+        Keyword::ExclusiveMaximum(number) => bound("ExclusiveMaximum", number),
+        Keyword::MultipleOf(number) => bound("MultipleOf", number),
+        Keyword::Title(title) => text("Title", title),
+        Keyword::Comment(comment) => text("Comment", comment),
+        Keyword::Default(value) => format!("Default({})", scalar_expression(&value)),
+        Keyword::Examples(json) => text("Examples", json),
+        Keyword::Deprecated(given) => flag("Deprecated", given),
+        Keyword::ReadOnly(given) => flag("ReadOnly", given),
+        Keyword::WriteOnly(given) => flag("WriteOnly", given),
+        Keyword::Dialect(dialect) => text("Dialect", dialect),
+    }
 }
 
 /// One field of a struct literal, `name: value, `, unless the value is `None` (the default that
-/// `..Schema::of`, `..Rare::NONE` and `..Annotations::NONE` give).
+/// `..Schema::of` gives).
 fn field(out: &mut String, name: &str, value: String) {
     if value != "None" {
         let _ = write!(out, "{name}: {value}, ");

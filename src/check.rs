@@ -565,7 +565,7 @@ pub(crate) fn scalar<'a>(
                     return Some(What::NotInEnum { values, found });
                 }
             }
-            if schema.rare == 0 {
+            if schema.keywords.rare == 0 {
                 return None;
             }
             let rare = model.rare(schema);

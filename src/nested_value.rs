@@ -199,7 +199,7 @@ fn value<const ESCAPED: bool>(
             let (stop, escapes) = escaped_value::inside_end::<ESCAPED>(text, start)?;
             // An enum or a length bound reads the text, and messages quote it unescaped: with
             // escapes, the general path does.
-            if escapes && (node.enumeration.is_some() || node.rare != 0) {
+            if escapes && (node.enumeration.is_some() || node.keywords.rare != 0) {
                 return None;
             }
             // A "literal" here has its delimiters first and last, as the checker reads them.

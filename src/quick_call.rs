@@ -826,13 +826,13 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
                         && match (schema.ty, kind) {
                             // A node without rare keywords has no bound: one compare.
                             (Type::String, Kind::String) => {
-                                schema.rare == 0 || {
+                                schema.keywords.rare == 0 || {
                                     let rare = model.rare(schema);
                                     rare.min_length.is_none() && rare.max_length.is_none()
                                 }
                             }
                             (Type::Integer | Type::Number, Kind::Number) => {
-                                schema.rare == 0 || {
+                                schema.keywords.rare == 0 || {
                                     let rare = model.rare(schema);
                                     rare.minimum.is_none() && rare.maximum.is_none()
                                 }

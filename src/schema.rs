@@ -38,7 +38,7 @@ impl Run {
 pub type NodeId = u32;
 
 /// The whole catalog, borrowed: from `static` tables for the compiled-in catalog, or from a
-/// catalog read at run time. Copy it freely; it is five slices.
+/// catalog read at run time. Copy it freely; it is a few slices.
 #[derive(Clone, Copy, Debug)]
 pub struct Model<'a> {
     /// Every string the catalog holds, decoded, one after another; a [`Text`] is a run of it.
@@ -55,12 +55,9 @@ pub struct Model<'a> {
     pub subschemas: &'a [NodeId],
     /// Every root's definitions, each root's a run sorted by name.
     pub definitions: &'a [Definition],
-    /// The keywords that most nodes lack, for the nodes that have some; the first entry has
-    /// none ([`Rare::NONE`]).
-    pub rare: &'a [Rare],
-    /// The annotations of the nodes that have some; the first entry has none
-    /// ([`Annotations::NONE`]).
-    pub annotations: &'a [Annotations],
+    /// The keywords that most nodes lack, and the annotations, one entry each: each node's a
+    /// run ([`Keywords`]), its [`Rare`] ones first.
+    pub keywords: &'a [Keyword],
 }
 
 impl<'a> Model<'a> {
@@ -90,16 +87,31 @@ impl<'a> Model<'a> {
         &self.nodes[id as usize]
     }
 
-    /// The keywords that most nodes lack, of `node`.
+    /// The keywords that most nodes lack, of `node`, gathered from its entries.
     #[inline]
-    pub fn rare(self, node: &Schema) -> &'a Rare {
-        &self.rare[node.rare as usize]
+    pub fn rare(self, node: &Schema) -> Rare {
+        self.const_rare(node)
     }
 
-    /// The annotations of `node`.
-    #[inline]
-    pub fn annotations(self, node: &Schema) -> &'a Annotations {
-        &self.annotations[node.annotations as usize]
+    /// The annotations of `node`, gathered from its entries.
+    pub fn annotations(self, node: &Schema) -> Annotations {
+        let start = (node.keywords.start + u32::from(node.keywords.rare)) as usize;
+        let end = start + usize::from(node.keywords.annotations);
+        let mut annotations = Annotations::NONE;
+        for keyword in &self.keywords[start..end] {
+            match *keyword {
+                Keyword::Title(text) => annotations.title = Some(text),
+                Keyword::Comment(text) => annotations.comment = Some(text),
+                Keyword::Default(value) => annotations.default = Some(value),
+                Keyword::Examples(text) => annotations.examples = Some(text),
+                Keyword::Deprecated(flag) => annotations.deprecated = Some(flag),
+                Keyword::ReadOnly(flag) => annotations.read_only = Some(flag),
+                Keyword::WriteOnly(flag) => annotations.write_only = Some(flag),
+                Keyword::Dialect(text) => annotations.dialect = Some(text),
+                _ => {}
+            }
+        }
+        annotations
     }
 
     /// A tool's argument schema.
@@ -189,9 +201,37 @@ impl<'a> Model<'a> {
         &self.nodes[id as usize]
     }
 
-    /// [`Model::rare`], for the compiler.
-    pub const fn const_rare(self, node: &Schema) -> &'a Rare {
-        &self.rare[node.rare as usize]
+    /// [`Model::rare`], for the compiler too.
+    pub const fn const_rare(self, node: &Schema) -> Rare {
+        let mut rare = Rare::NONE;
+        let mut at = node.keywords.start as usize;
+        let end = at + node.keywords.rare as usize;
+        while at < end {
+            match self.keywords[at] {
+                Keyword::Constant(value) => rare.constant = Some(value),
+                Keyword::OneOf(run) => rare.one_of = Some(run),
+                Keyword::AllOf(run) => rare.all_of = Some(run),
+                Keyword::Discriminator(text) => rare.discriminator = Some(text),
+                Keyword::Definitions(form, run) => rare.definitions = Some((form, run)),
+                Keyword::PropertyNames(id) => rare.property_names = Some(id),
+                Keyword::MinProperties(count) => rare.min_properties = Some(count),
+                Keyword::MaxProperties(count) => rare.max_properties = Some(count),
+                Keyword::PrefixItems(form, run) => rare.prefix_items = Some((form, run)),
+                Keyword::AdditionalItems(id) => rare.additional_items = Some(id),
+                Keyword::MinItems(count) => rare.min_items = Some(count),
+                Keyword::MaxItems(count) => rare.max_items = Some(count),
+                Keyword::MinLength(count) => rare.min_length = Some(count),
+                Keyword::MaxLength(count) => rare.max_length = Some(count),
+                Keyword::Minimum(bound) => rare.minimum = Some(bound),
+                Keyword::Maximum(bound) => rare.maximum = Some(bound),
+                Keyword::ExclusiveMinimum(bound) => rare.exclusive_minimum = Some(bound),
+                Keyword::ExclusiveMaximum(bound) => rare.exclusive_maximum = Some(bound),
+                Keyword::MultipleOf(divisor) => rare.multiple_of = Some(divisor),
+                _ => {}
+            }
+            at += 1;
+        }
+        rare
     }
 
     /// [`Model::properties`], for the compiler.
@@ -218,14 +258,12 @@ pub struct OwnedModel {
     pub subschemas: Vec<NodeId>,
     /// See [`Model::definitions`].
     pub definitions: Vec<Definition>,
-    /// See [`Model::rare`].
-    pub rare: Vec<Rare>,
-    /// See [`Model::annotations`].
-    pub annotations: Vec<Annotations>,
+    /// See [`Model::keywords`].
+    pub keywords: Vec<Keyword>,
 }
 
 impl Default for OwnedModel {
-    /// No tools, and the one [`Rare`] entry every model starts with.
+    /// No tools.
     fn default() -> OwnedModel {
         OwnedModel {
             text: String::new(),
@@ -235,8 +273,7 @@ impl Default for OwnedModel {
             values: Vec::new(),
             subschemas: Vec::new(),
             definitions: Vec::new(),
-            rare: vec![Rare::NONE],
-            annotations: vec![Annotations::NONE],
+            keywords: Vec::new(),
         }
     }
 }
@@ -252,18 +289,21 @@ impl OwnedModel {
         self.values.shrink_to_fit();
         self.subschemas.shrink_to_fit();
         self.definitions.shrink_to_fit();
-        self.rare.shrink_to_fit();
-        self.annotations.shrink_to_fit();
+        self.keywords.shrink_to_fit();
     }
 
-    /// Node `id`'s [`Rare`] keywords, to be set: its own entry, made if it has none yet.
-    pub fn rare_of(&mut self, id: NodeId) -> &mut Rare {
-        let node = &mut self.nodes[id as usize];
-        if node.rare == 0 {
-            self.rare.push(Rare::NONE);
-            node.rare = (self.rare.len() - 1) as u32;
-        }
-        &mut self.rare[node.rare as usize]
+    /// Stores node `id`'s rare keywords and annotations as its run of [`Model::keywords`].
+    pub fn set_keywords(&mut self, id: NodeId, rare: &Rare, annotations: &Annotations) {
+        let start = self.keywords.len() as u32;
+        self.keywords.extend(rare.keywords());
+        let rare = (self.keywords.len() as u32 - start) as u16;
+        self.keywords.extend(annotations.keywords());
+        let annotations = (self.keywords.len() as u32 - start) as u16 - rare;
+        self.nodes[id as usize].keywords = Keywords {
+            start,
+            rare,
+            annotations,
+        };
     }
 
     /// The model, borrowed.
@@ -277,8 +317,7 @@ impl OwnedModel {
             values: &self.values,
             subschemas: &self.subschemas,
             definitions: &self.definitions,
-            rare: &self.rare,
-            annotations: &self.annotations,
+            keywords: &self.keywords,
         }
     }
 
@@ -399,18 +438,97 @@ pub struct Schema {
     pub pattern: Option<Text>,
     /// `format`, as given: checked for the names `format.rs` knows, an annotation otherwise.
     pub format: Option<Text>,
-    /// The keywords that most nodes lack (bounds, tuples, `const`, `$defs`): an index of
-    /// [`Model::rare`], where 0 is a [`Rare`] with none of them.
-    pub rare: u32,
-    /// The annotations (`title`, `default` and the like): an index of [`Model::annotations`],
-    /// where 0 is [`Annotations::NONE`].
-    pub annotations: u32,
+    /// The keywords that most nodes lack (bounds, tuples, `const`, `$defs`) and the annotations
+    /// (`title`, `default` and the like): a run of [`Model::keywords`].
+    pub keywords: Keywords,
+}
+
+/// Where a node's [`Keyword`]s sit in [`Model::keywords`]: `rare` of them from `start`, then
+/// `annotations` more. A node has each keyword at most once, so both counts are small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Keywords {
+    /// Index of the first entry.
+    pub start: u32,
+    /// How many [`Rare`] keywords: 0 for most nodes, which the checker's fast paths test.
+    pub rare: u16,
+    /// How many annotations, after those.
+    pub annotations: u16,
+}
+
+impl Keywords {
+    /// None: most nodes'.
+    pub const NONE: Keywords = Keywords {
+        start: 0,
+        rare: 0,
+        annotations: 0,
+    };
+}
+
+/// One keyword that most nodes lack, with its value: an entry of [`Model::keywords`]. A node
+/// keeps only the ones it has, so a catalog that gives most nodes a `title` or one bound (as
+/// pydantic and zod do) pays for those alone, not for a struct of every rare keyword. The
+/// walkers read them gathered back: [`Model::rare`] and [`Model::annotations`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Keyword {
+    /// [`Rare::constant`].
+    Constant(Scalar),
+    /// [`Rare::one_of`].
+    OneOf(Run),
+    /// [`Rare::all_of`].
+    AllOf(Run),
+    /// [`Rare::discriminator`].
+    Discriminator(Text),
+    /// [`Rare::definitions`].
+    Definitions(DefsKeyword, Run),
+    /// [`Rare::property_names`].
+    PropertyNames(NodeId),
+    /// [`Rare::min_properties`].
+    MinProperties(u64),
+    /// [`Rare::max_properties`].
+    MaxProperties(u64),
+    /// [`Rare::prefix_items`].
+    PrefixItems(TupleForm, Run),
+    /// [`Rare::additional_items`].
+    AdditionalItems(NodeId),
+    /// [`Rare::min_items`].
+    MinItems(u64),
+    /// [`Rare::max_items`].
+    MaxItems(u64),
+    /// [`Rare::min_length`].
+    MinLength(u64),
+    /// [`Rare::max_length`].
+    MaxLength(u64),
+    /// [`Rare::minimum`].
+    Minimum(Number),
+    /// [`Rare::maximum`].
+    Maximum(Number),
+    /// [`Rare::exclusive_minimum`].
+    ExclusiveMinimum(Number),
+    /// [`Rare::exclusive_maximum`].
+    ExclusiveMaximum(Number),
+    /// [`Rare::multiple_of`].
+    MultipleOf(Number),
+    /// [`Annotations::title`].
+    Title(Text),
+    /// [`Annotations::comment`].
+    Comment(Text),
+    /// [`Annotations::default`].
+    Default(Scalar),
+    /// [`Annotations::examples`].
+    Examples(Text),
+    /// [`Annotations::deprecated`].
+    Deprecated(bool),
+    /// [`Annotations::read_only`].
+    ReadOnly(bool),
+    /// [`Annotations::write_only`].
+    WriteOnly(bool),
+    /// [`Annotations::dialect`].
+    Dialect(Text),
 }
 
 /// The annotations of a [`Schema`] node: what tells a reader about the value, never what it
-/// may be, save `default`, which the reader checks against the node. Kept apart from the node,
-/// as [`Rare`] is, and apart from [`Rare`] too: a generator such as pydantic gives most nodes a
-/// `title` and nothing else rare, and this entry is a quarter of a [`Rare`].
+/// may be, save `default`, which the reader checks against the node. Stored as
+/// [`Keyword`]s after the node's [`Rare`] ones, and gathered into this for the renderer.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Annotations {
     /// `title`: a short label. Providers' shapes may drop it (it costs tokens and often repeats
@@ -433,7 +551,23 @@ pub struct Annotations {
 }
 
 impl Annotations {
-    /// None of them: the first entry of every model's [`Model::annotations`].
+    /// Each one given, as an entry of [`Model::keywords`].
+    pub fn keywords(&self) -> impl Iterator<Item = Keyword> {
+        [
+            self.title.map(Keyword::Title),
+            self.comment.map(Keyword::Comment),
+            self.default.map(Keyword::Default),
+            self.examples.map(Keyword::Examples),
+            self.deprecated.map(Keyword::Deprecated),
+            self.read_only.map(Keyword::ReadOnly),
+            self.write_only.map(Keyword::WriteOnly),
+            self.dialect.map(Keyword::Dialect),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// None of them: most nodes'.
     pub const NONE: Annotations = Annotations {
         title: None,
         comment: None,
@@ -448,8 +582,8 @@ impl Annotations {
 
 /// The keywords of a [`Schema`] node that most nodes lack, kept apart so that a node is small:
 /// a catalog read at run time holds every node, and a compiled-in one carries them in the
-/// program. A node's `rare` is its index in [`Model::rare`]; the first entry, [`Rare::NONE`],
-/// is every node's that has none of them.
+/// program. Stored as the [`Keyword`]s a node has ([`Schema::keywords`]), and gathered into
+/// this for the walkers ([`Model::rare`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rare {
     /// `const`: the one allowed value.
@@ -496,7 +630,36 @@ pub struct Rare {
 }
 
 impl Rare {
-    /// None of the keywords: the first entry of every model's [`Model::rare`].
+    /// Each one given, as an entry of [`Model::keywords`].
+    pub fn keywords(&self) -> impl Iterator<Item = Keyword> {
+        [
+            self.constant.map(Keyword::Constant),
+            self.one_of.map(Keyword::OneOf),
+            self.all_of.map(Keyword::AllOf),
+            self.discriminator.map(Keyword::Discriminator),
+            self.definitions
+                .map(|(form, run)| Keyword::Definitions(form, run)),
+            self.property_names.map(Keyword::PropertyNames),
+            self.min_properties.map(Keyword::MinProperties),
+            self.max_properties.map(Keyword::MaxProperties),
+            self.prefix_items
+                .map(|(form, run)| Keyword::PrefixItems(form, run)),
+            self.additional_items.map(Keyword::AdditionalItems),
+            self.min_items.map(Keyword::MinItems),
+            self.max_items.map(Keyword::MaxItems),
+            self.min_length.map(Keyword::MinLength),
+            self.max_length.map(Keyword::MaxLength),
+            self.minimum.map(Keyword::Minimum),
+            self.maximum.map(Keyword::Maximum),
+            self.exclusive_minimum.map(Keyword::ExclusiveMinimum),
+            self.exclusive_maximum.map(Keyword::ExclusiveMaximum),
+            self.multiple_of.map(Keyword::MultipleOf),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// None of the keywords: most nodes'.
     pub const NONE: Rare = Rare {
         constant: None,
         one_of: None,
@@ -541,8 +704,7 @@ impl Schema {
             unique_items: None,
             pattern: None,
             format: None,
-            rare: 0,
-            annotations: 0,
+            keywords: Keywords::NONE,
         }
     }
 }
