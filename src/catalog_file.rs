@@ -948,7 +948,7 @@ impl SchemaReader<'_> {
         schema.description = text(self, "description")?;
         annotations.comment = text(self, "$comment")?;
         annotations.dialect = text(self, "$schema")?;
-        schema.format = text(self, "format")?;
+        rare.format = text(self, "format")?;
         for (key, slot) in [
             ("deprecated", &mut annotations.deprecated),
             ("readOnly", &mut annotations.read_only),
@@ -983,7 +983,7 @@ impl SchemaReader<'_> {
         }
         if let Some(pattern) = field("pattern") {
             let pattern = schema.pattern_text(Some(pattern), &at("pattern"))?;
-            schema.pattern = pattern.map(|pattern| self.model.text(&pattern));
+            rare.pattern = pattern.map(|pattern| self.model.text(&pattern));
         }
 
         // Combinations and references.
@@ -1031,7 +1031,7 @@ impl SchemaReader<'_> {
                 )
             })?;
             self.edges.push((id, resolved, at("$ref")));
-            schema.reference = Some((self.model.text(target), resolved));
+            rare.reference = Some((self.model.text(target), resolved));
         }
 
         // Values.
@@ -1708,10 +1708,10 @@ fn flat_alone(model: Model<'_>, node: &Schema) -> bool {
     let closed_only = node
         .additional
         .is_none_or(|extra| model.node(extra).boolean == Some(false));
-    let checked_format = node
+    let rare = model.rare(node);
+    let checked_format = rare
         .format
         .is_some_and(|name| crate::format::StringFormat::from_name(model.str(name)).is_some());
-    let rare = model.rare(node);
     node.boolean.is_none()
         && node.type_form == TypeForm::One
         && node.ty != Type::Null
@@ -1720,7 +1720,7 @@ fn flat_alone(model: Model<'_>, node: &Schema) -> bool {
         && node.any_of.is_none()
         && rare.one_of.is_none()
         && rare.all_of.is_none()
-        && node.reference.is_none()
+        && rare.reference.is_none()
         && rare.definitions.is_none()
         && closed_only
         && rare.property_names.is_none()
@@ -1729,7 +1729,7 @@ fn flat_alone(model: Model<'_>, node: &Schema) -> bool {
         && rare.prefix_items.is_none()
         && rare.additional_items.is_none()
         && node.unique_items != Some(true)
-        && node.pattern.is_none()
+        && rare.pattern.is_none()
         && !checked_format
         && rare.exclusive_minimum.is_none()
         && rare.exclusive_maximum.is_none()
@@ -1762,10 +1762,7 @@ fn scalar_union(model: Model<'_>, id: NodeId) -> bool {
         && node.boolean.is_none()
         && node.type_form == TypeForm::Absent
         && node.nullable.is_none()
-        && node.reference.is_none()
         && node.enumeration.is_none()
-        && node.pattern.is_none()
-        && node.format.is_none()
         && node.properties.len == 0
         && !node.has_properties
         && node.items.is_none()
@@ -1782,10 +1779,7 @@ fn scalar_union(model: Model<'_>, id: NodeId) -> bool {
                 )
                 && branch.nullable.is_none()
                 && branch.any_of.is_none()
-                && branch.reference.is_none()
                 && branch.enumeration.is_none()
-                && branch.pattern.is_none()
-                && branch.format.is_none()
         })
 }
 
@@ -1915,13 +1909,6 @@ fn node_expression(node: &Schema) -> String {
     field(&mut out, "nullable", format!("{:?}", node.nullable));
     field(&mut out, "enumeration", option(node.enumeration, run));
     field(&mut out, "any_of", option(node.any_of, run));
-    field(
-        &mut out,
-        "reference",
-        option(node.reference, |(text, id)| {
-            format!("({}, {id})", span(text))
-        }),
-    );
     field(&mut out, "properties", run(node.properties));
     field(
         &mut out,
@@ -1932,8 +1919,6 @@ fn node_expression(node: &Schema) -> String {
     field(&mut out, "additional", format!("{:?}", node.additional));
     field(&mut out, "items", format!("{:?}", node.items));
     field(&mut out, "unique_items", format!("{:?}", node.unique_items));
-    field(&mut out, "pattern", option(node.pattern, span));
-    field(&mut out, "format", option(node.format, span));
     let keywords = node.keywords;
     if keywords != Keywords::NONE {
         let _ = write!(
@@ -1954,6 +1939,9 @@ fn keyword_expression(keyword: &Keyword) -> String {
     let bound = |name: &str, number: Number| format!("{name}({})", number_expression(number));
     let flag = |name: &str, flag: bool| format!("{name}({flag})");
     match *keyword {
+        Keyword::Reference(target, id) => format!("Reference({}, {id})", span(target)),
+        Keyword::Pattern(pattern) => text("Pattern", pattern),
+        Keyword::Format(format) => text("Format", format),
         Keyword::Constant(value) => format!("Constant({})", scalar_expression(&value)),
         Keyword::OneOf(branches) => format!("OneOf({})", run(branches)),
         Keyword::AllOf(branches) => format!("AllOf({})", run(branches)),

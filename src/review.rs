@@ -269,10 +269,10 @@ fn review_node(
         .map(|text| model.str(text).to_lowercase())
         .unwrap_or_default();
     let closed = node.enumeration.is_some() || rare.constant.is_some();
-    let constrained = closed || node.pattern.is_some();
+    let constrained = closed || rare.pattern.is_some();
     let at = || pointer.to_string();
     if node.types.has(Type::String) && !constrained {
-        let format = node.format.map(|text| model.str(text)).unwrap_or("");
+        let format = rare.format.map(|text| model.str(text)).unwrap_or("");
         let command = words
             .iter()
             .any(|word| COMMAND_WORDS.contains(&word.as_str()))

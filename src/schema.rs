@@ -93,6 +93,46 @@ impl<'a> Model<'a> {
         self.const_rare(node)
     }
 
+    /// The node's rare [`Keyword`]s, for the getters below that read one without gathering all.
+    #[inline(always)]
+    fn rare_keywords(self, node: &Schema) -> &'a [Keyword] {
+        let start = node.keywords.start as usize;
+        &self.keywords[start..start + usize::from(node.keywords.rare)]
+    }
+
+    /// [`Rare::reference`] of `node`: read on every node a general check visits.
+    #[inline]
+    pub fn reference(self, node: &Schema) -> Option<(Text, NodeId)> {
+        self.rare_keywords(node)
+            .iter()
+            .find_map(|keyword| match *keyword {
+                Keyword::Reference(text, id) => Some((text, id)),
+                _ => None,
+            })
+    }
+
+    /// [`Rare::pattern`] of `node`.
+    #[inline]
+    pub fn pattern(self, node: &Schema) -> Option<Text> {
+        self.rare_keywords(node)
+            .iter()
+            .find_map(|keyword| match *keyword {
+                Keyword::Pattern(text) => Some(text),
+                _ => None,
+            })
+    }
+
+    /// [`Rare::format`] of `node`.
+    #[inline]
+    pub fn format(self, node: &Schema) -> Option<Text> {
+        self.rare_keywords(node)
+            .iter()
+            .find_map(|keyword| match *keyword {
+                Keyword::Format(text) => Some(text),
+                _ => None,
+            })
+    }
+
     /// The annotations of `node`, gathered from its entries.
     pub fn annotations(self, node: &Schema) -> Annotations {
         let start = (node.keywords.start + u32::from(node.keywords.rare)) as usize;
@@ -164,7 +204,7 @@ impl<'a> Model<'a> {
             node.additional,
             rare.additional_items,
             rare.property_names,
-            node.reference.map(|(_, target)| target),
+            rare.reference.map(|(_, target)| target),
         ];
         let runs = [
             node.any_of,
@@ -208,6 +248,9 @@ impl<'a> Model<'a> {
         let end = at + node.keywords.rare as usize;
         while at < end {
             match self.keywords[at] {
+                Keyword::Reference(text, id) => rare.reference = Some((text, id)),
+                Keyword::Pattern(text) => rare.pattern = Some(text),
+                Keyword::Format(text) => rare.format = Some(text),
                 Keyword::Constant(value) => rare.constant = Some(value),
                 Keyword::OneOf(run) => rare.one_of = Some(run),
                 Keyword::AllOf(run) => rare.all_of = Some(run),
@@ -418,8 +461,6 @@ pub struct Schema {
     pub enumeration: Option<Run>,
     /// `anyOf`: a run of [`Model::subschemas`].
     pub any_of: Option<Run>,
-    /// `$ref` as written, and the node it resolves to.
-    pub reference: Option<(Text, NodeId)>,
     /// An object's properties ([`Model::properties`]), sorted by name in byte order: the order
     /// they are written in.
     pub properties: Run,
@@ -434,11 +475,7 @@ pub struct Schema {
     pub items: Option<NodeId>,
     /// `uniqueItems`, as given.
     pub unique_items: Option<bool>,
-    /// `pattern`, an ECMA-262 regular expression that `regex.rs` compiles.
-    pub pattern: Option<Text>,
-    /// `format`, as given: checked for the names `format.rs` knows, an annotation otherwise.
-    pub format: Option<Text>,
-    /// The keywords that most nodes lack (bounds, tuples, `const`, `$defs`) and the annotations
+    /// The keywords that most nodes lack (bounds, `$ref`, `pattern`, `const`) and the annotations
     /// (`title`, `default` and the like): a run of [`Model::keywords`].
     pub keywords: Keywords,
 }
@@ -470,6 +507,12 @@ impl Keywords {
 /// walkers read them gathered back: [`Model::rare`] and [`Model::annotations`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Keyword {
+    /// [`Rare::reference`].
+    Reference(Text, NodeId),
+    /// [`Rare::pattern`].
+    Pattern(Text),
+    /// [`Rare::format`].
+    Format(Text),
     /// [`Rare::constant`].
     Constant(Scalar),
     /// [`Rare::one_of`].
@@ -586,6 +629,12 @@ impl Annotations {
 /// this for the walkers ([`Model::rare`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rare {
+    /// `$ref` as written, and the node it resolves to.
+    pub reference: Option<(Text, NodeId)>,
+    /// `pattern`, an ECMA-262 regular expression that `regex.rs` compiles.
+    pub pattern: Option<Text>,
+    /// `format`, as given: checked for the names `format.rs` knows, an annotation otherwise.
+    pub format: Option<Text>,
     /// `const`: the one allowed value.
     pub constant: Option<Scalar>,
     /// `oneOf`: a run of [`Model::subschemas`].
@@ -633,6 +682,10 @@ impl Rare {
     /// Each one given, as an entry of [`Model::keywords`].
     pub fn keywords(&self) -> impl Iterator<Item = Keyword> {
         [
+            self.reference
+                .map(|(text, id)| Keyword::Reference(text, id)),
+            self.pattern.map(Keyword::Pattern),
+            self.format.map(Keyword::Format),
             self.constant.map(Keyword::Constant),
             self.one_of.map(Keyword::OneOf),
             self.all_of.map(Keyword::AllOf),
@@ -661,6 +714,9 @@ impl Rare {
 
     /// None of the keywords: most nodes'.
     pub const NONE: Rare = Rare {
+        reference: None,
+        pattern: None,
+        format: None,
         constant: None,
         one_of: None,
         all_of: None,
@@ -695,15 +751,12 @@ impl Schema {
             nullable: None,
             enumeration: None,
             any_of: None,
-            reference: None,
             properties: Run::EMPTY,
             has_properties: false,
             has_required: false,
             additional: None,
             items: None,
             unique_items: None,
-            pattern: None,
-            format: None,
             keywords: Keywords::NONE,
         }
     }

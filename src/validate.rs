@@ -310,14 +310,14 @@ pub(crate) fn reason(
                 )
             }
         }
-        Reason::Pattern => match node.pattern {
+        Reason::Pattern => match model.pattern(node) {
             Some(pattern) => {
                 out.write_str("must match the pattern ")?;
                 quoted(out, model.str(pattern))
             }
             None => Ok(()),
         },
-        Reason::Format => match node.format {
+        Reason::Format => match model.format(node) {
             Some(format) => {
                 let name = model.str(format);
                 match StringFormat::from_name(name) {
@@ -488,7 +488,7 @@ impl<'a> Walk<'_, 'a, '_> {
                 return self.fail(depth, id, at, Reason::Const);
             }
         }
-        if let Some((_, target)) = node.reference {
+        if let Some((_, target)) = self.model.reference(node) {
             if !self.fits(target, at, depth) {
                 return false;
             }
@@ -646,16 +646,16 @@ impl<'a> Walk<'_, 'a, '_> {
                 return self.fail(depth, id, at, Reason::Length(length));
             }
         }
-        if node.pattern.is_none() && node.format.is_none() {
+        if rare.pattern.is_none() && rare.format.is_none() {
             return true;
         }
         with_text(literal, |text| {
-            if let Some(pattern) = node.pattern {
+            if let Some(pattern) = rare.pattern {
                 if !(self.patterns)(pattern, text) {
                     return self.fail(depth, id, at, Reason::Pattern);
                 }
             }
-            let asserted = node.format.filter(|_| self.formats);
+            let asserted = rare.format.filter(|_| self.formats);
             if let Some(format) =
                 asserted.and_then(|name| StringFormat::from_name(self.model.str(name)))
             {
@@ -904,7 +904,7 @@ fn for_each_discriminator_value(
 ) {
     let follow = |mut id: NodeId| {
         for _ in 0..MAX_DEPTH {
-            match model.node(id).reference {
+            match model.reference(model.node(id)) {
                 Some((_, target)) => id = target,
                 None => break,
             }
@@ -1150,7 +1150,7 @@ pub(crate) fn resolve(
         let node = model.node(id);
         let own =
             node.has_properties || node.items.is_some() || model.rare(node).prefix_items.is_some();
-        if let (Some((_, target)), false) = (node.reference, own) {
+        if let (Some((_, target)), false) = (model.reference(node), own) {
             id = target;
             continue;
         }

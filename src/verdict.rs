@@ -364,7 +364,7 @@ pub(crate) fn patterns(model: Model<'_>) -> Patterns {
     let mut at: Vec<(u32, u32)> = Vec::new();
     let mut compiled = Vec::new();
     let mut by_text = std::collections::HashMap::new();
-    for pattern in model.nodes.iter().filter_map(|node| node.pattern) {
+    for pattern in model.nodes.iter().filter_map(|node| model.pattern(node)) {
         let text = model.str(pattern);
         let index = match by_text.get(text) {
             Some(&index) => index,

@@ -538,7 +538,7 @@ impl Writer<'_> {
         };
 
         // References: kept where the shape has them, inlined for Gemini.
-        if let Some((reference, target)) = node.reference {
+        if let Some((reference, target)) = rare.reference {
             if gemini {
                 if self.inlining.contains(&target) {
                     return Err(format!(
@@ -795,7 +795,7 @@ impl Writer<'_> {
             null_branch = true;
         }
         if !any_of.is_empty() || null_branch {
-            if node.reference.is_some() && null_branch && any_of.is_empty() {
+            if rare.reference.is_some() && null_branch && any_of.is_empty() {
                 // `{"$ref": ...}` made nullable: `anyOf` of the reference and `null`.
                 if let Some(target) = members.take("$ref") {
                     members.put(any_of_key, |list| {
@@ -957,9 +957,9 @@ impl Writer<'_> {
             count(&mut members, "maxLength", rare.max_length);
         }
         if !anthropic {
-            text(&mut members, "pattern", node.pattern);
+            text(&mut members, "pattern", rare.pattern);
         }
-        if let Some(format) = node.format {
+        if let Some(format) = rare.format {
             let name = model.str(format);
             let kept = match rules {
                 Rules::Mcp | Rules::Plain => true,
@@ -1065,7 +1065,7 @@ impl Writer<'_> {
         node.any_of.is_some()
             || rare.one_of.is_some()
             || rare.all_of.is_some()
-            || node.reference.is_some()
+            || rare.reference.is_some()
     }
 
     /// Whether a node's `$ref` stands alone but for annotations (which the inlined target takes
@@ -1093,8 +1093,8 @@ impl Writer<'_> {
             && node.unique_items.is_none()
             && rare.min_length.is_none()
             && rare.max_length.is_none()
-            && node.pattern.is_none()
-            && node.format.is_none()
+            && rare.pattern.is_none()
+            && rare.format.is_none()
             && rare.minimum.is_none()
             && rare.maximum.is_none()
             && rare.exclusive_minimum.is_none()
@@ -1111,7 +1111,7 @@ impl Writer<'_> {
             || node.enumeration.is_some()
             || rare.constant.is_some()
             || node.items.is_some()
-            || node.reference.is_some()
+            || rare.reference.is_some()
     }
 
     /// Whether `target` can reach itself through references (a recursive schema).
