@@ -1936,13 +1936,13 @@ fn keyword_expression(keyword: &Keyword) -> String {
     let count = |name: &str, count: u64| format!("{name}({count})");
     let node = |name: &str, id: NodeId| format!("{name}({id})");
     let text = |name: &str, text: Text| format!("{name}({})", span(text));
-    let bound = |name: &str, number: Number| format!("{name}({})", number_expression(number));
+    let value = |name: &str, at: u32| format!("{name}({at})");
     let flag = |name: &str, flag: bool| format!("{name}({flag})");
     match *keyword {
         Keyword::Reference(target, id) => format!("Reference({}, {id})", span(target)),
         Keyword::Pattern(pattern) => text("Pattern", pattern),
         Keyword::Format(format) => text("Format", format),
-        Keyword::Constant(value) => format!("Constant({})", scalar_expression(&value)),
+        Keyword::Constant(at) => value("Constant", at),
         Keyword::OneOf(branches) => format!("OneOf({})", run(branches)),
         Keyword::AllOf(branches) => format!("AllOf({})", run(branches)),
         Keyword::Discriminator(json) => text("Discriminator", json),
@@ -1960,14 +1960,14 @@ fn keyword_expression(keyword: &Keyword) -> String {
         Keyword::MaxItems(n) => count("MaxItems", n),
         Keyword::MinLength(n) => count("MinLength", n),
         Keyword::MaxLength(n) => count("MaxLength", n),
-        Keyword::Minimum(number) => bound("Minimum", number),
-        Keyword::Maximum(number) => bound("Maximum", number),
-        Keyword::ExclusiveMinimum(number) => bound("ExclusiveMinimum", number),
-        Keyword::ExclusiveMaximum(number) => bound("ExclusiveMaximum", number),
-        Keyword::MultipleOf(number) => bound("MultipleOf", number),
+        Keyword::Minimum(at) => value("Minimum", at),
+        Keyword::Maximum(at) => value("Maximum", at),
+        Keyword::ExclusiveMinimum(at) => value("ExclusiveMinimum", at),
+        Keyword::ExclusiveMaximum(at) => value("ExclusiveMaximum", at),
+        Keyword::MultipleOf(at) => value("MultipleOf", at),
         Keyword::Title(title) => text("Title", title),
         Keyword::Comment(comment) => text("Comment", comment),
-        Keyword::Default(value) => format!("Default({})", scalar_expression(&value)),
+        Keyword::Default(at) => value("Default", at),
         Keyword::Examples(json) => text("Examples", json),
         Keyword::Deprecated(given) => flag("Deprecated", given),
         Keyword::ReadOnly(given) => flag("ReadOnly", given),

@@ -49,7 +49,8 @@ pub struct Model<'a> {
     pub nodes: &'a [Schema],
     /// Every object's properties, each object's a sorted run.
     pub properties: &'a [Property],
-    /// Every enum's values, each enum's a run in the catalog's order.
+    /// Every enum's values, each enum's a run in the catalog's order; and the values of `const`,
+    /// `default` and the number keywords, each a [`Keyword`]'s.
     pub values: &'a [Scalar],
     /// The branches of every `anyOf`, `oneOf` and `allOf`, and every tuple's elements: runs.
     pub subschemas: &'a [NodeId],
@@ -142,7 +143,7 @@ impl<'a> Model<'a> {
             match *keyword {
                 Keyword::Title(text) => annotations.title = Some(text),
                 Keyword::Comment(text) => annotations.comment = Some(text),
-                Keyword::Default(value) => annotations.default = Some(value),
+                Keyword::Default(at) => annotations.default = Some(self.values[at as usize]),
                 Keyword::Examples(text) => annotations.examples = Some(text),
                 Keyword::Deprecated(flag) => annotations.deprecated = Some(flag),
                 Keyword::ReadOnly(flag) => annotations.read_only = Some(flag),
@@ -241,6 +242,14 @@ impl<'a> Model<'a> {
         &self.nodes[id as usize]
     }
 
+    /// The number at `at` in [`Model::values`], where a number keyword keeps its value.
+    const fn number(self, at: u32) -> Option<Number> {
+        match self.values[at as usize] {
+            Scalar::Number(number) => Some(number),
+            _ => None,
+        }
+    }
+
     /// [`Model::rare`], for the compiler too.
     pub const fn const_rare(self, node: &Schema) -> Rare {
         let mut rare = Rare::NONE;
@@ -251,7 +260,7 @@ impl<'a> Model<'a> {
                 Keyword::Reference(text, id) => rare.reference = Some((text, id)),
                 Keyword::Pattern(text) => rare.pattern = Some(text),
                 Keyword::Format(text) => rare.format = Some(text),
-                Keyword::Constant(value) => rare.constant = Some(value),
+                Keyword::Constant(at) => rare.constant = Some(self.values[at as usize]),
                 Keyword::OneOf(run) => rare.one_of = Some(run),
                 Keyword::AllOf(run) => rare.all_of = Some(run),
                 Keyword::Discriminator(text) => rare.discriminator = Some(text),
@@ -265,11 +274,11 @@ impl<'a> Model<'a> {
                 Keyword::MaxItems(count) => rare.max_items = Some(count),
                 Keyword::MinLength(count) => rare.min_length = Some(count),
                 Keyword::MaxLength(count) => rare.max_length = Some(count),
-                Keyword::Minimum(bound) => rare.minimum = Some(bound),
-                Keyword::Maximum(bound) => rare.maximum = Some(bound),
-                Keyword::ExclusiveMinimum(bound) => rare.exclusive_minimum = Some(bound),
-                Keyword::ExclusiveMaximum(bound) => rare.exclusive_maximum = Some(bound),
-                Keyword::MultipleOf(divisor) => rare.multiple_of = Some(divisor),
+                Keyword::Minimum(at) => rare.minimum = self.number(at),
+                Keyword::Maximum(at) => rare.maximum = self.number(at),
+                Keyword::ExclusiveMinimum(at) => rare.exclusive_minimum = self.number(at),
+                Keyword::ExclusiveMaximum(at) => rare.exclusive_maximum = self.number(at),
+                Keyword::MultipleOf(at) => rare.multiple_of = self.number(at),
                 _ => {}
             }
             at += 1;
@@ -338,9 +347,9 @@ impl OwnedModel {
     /// Stores node `id`'s rare keywords and annotations as its run of [`Model::keywords`].
     pub fn set_keywords(&mut self, id: NodeId, rare: &Rare, annotations: &Annotations) {
         let start = self.keywords.len() as u32;
-        self.keywords.extend(rare.keywords());
+        rare.store(&mut self.keywords, &mut self.values);
         let rare = (self.keywords.len() as u32 - start) as u16;
-        self.keywords.extend(annotations.keywords());
+        annotations.store(&mut self.keywords, &mut self.values);
         let annotations = (self.keywords.len() as u32 - start) as u16 - rare;
         self.nodes[id as usize].keywords = Keywords {
             start,
@@ -513,8 +522,9 @@ pub enum Keyword {
     Pattern(Text),
     /// [`Rare::format`].
     Format(Text),
-    /// [`Rare::constant`].
-    Constant(Scalar),
+    /// [`Rare::constant`]: its index in [`Model::values`], where the values are, so that an
+    /// entry is 16 bytes, not 32.
+    Constant(u32),
     /// [`Rare::one_of`].
     OneOf(Run),
     /// [`Rare::all_of`].
@@ -541,22 +551,22 @@ pub enum Keyword {
     MinLength(u64),
     /// [`Rare::max_length`].
     MaxLength(u64),
-    /// [`Rare::minimum`].
-    Minimum(Number),
-    /// [`Rare::maximum`].
-    Maximum(Number),
-    /// [`Rare::exclusive_minimum`].
-    ExclusiveMinimum(Number),
-    /// [`Rare::exclusive_maximum`].
-    ExclusiveMaximum(Number),
-    /// [`Rare::multiple_of`].
-    MultipleOf(Number),
+    /// [`Rare::minimum`], a number of [`Model::values`].
+    Minimum(u32),
+    /// [`Rare::maximum`], a number of [`Model::values`].
+    Maximum(u32),
+    /// [`Rare::exclusive_minimum`], a number of [`Model::values`].
+    ExclusiveMinimum(u32),
+    /// [`Rare::exclusive_maximum`], a number of [`Model::values`].
+    ExclusiveMaximum(u32),
+    /// [`Rare::multiple_of`], a number of [`Model::values`].
+    MultipleOf(u32),
     /// [`Annotations::title`].
     Title(Text),
     /// [`Annotations::comment`].
     Comment(Text),
-    /// [`Annotations::default`].
-    Default(Scalar),
+    /// [`Annotations::default`], a value of [`Model::values`].
+    Default(u32),
     /// [`Annotations::examples`].
     Examples(Text),
     /// [`Annotations::deprecated`].
@@ -595,19 +605,20 @@ pub struct Annotations {
 
 impl Annotations {
     /// Each one given, as an entry of [`Model::keywords`].
-    pub fn keywords(&self) -> impl Iterator<Item = Keyword> {
-        [
+    /// Appends each one given to `keywords`, and `default`'s value to `values`.
+    pub fn store(&self, keywords: &mut Vec<Keyword>, values: &mut Vec<Scalar>) {
+        let mut value = |scalar| OwnedModel::append(values, [scalar]).start;
+        let entries = [
             self.title.map(Keyword::Title),
             self.comment.map(Keyword::Comment),
-            self.default.map(Keyword::Default),
+            self.default.map(|scalar| Keyword::Default(value(scalar))),
             self.examples.map(Keyword::Examples),
             self.deprecated.map(Keyword::Deprecated),
             self.read_only.map(Keyword::ReadOnly),
             self.write_only.map(Keyword::WriteOnly),
             self.dialect.map(Keyword::Dialect),
-        ]
-        .into_iter()
-        .flatten()
+        ];
+        keywords.extend(entries.into_iter().flatten());
     }
 
     /// None of them: most nodes'.
@@ -680,13 +691,16 @@ pub struct Rare {
 
 impl Rare {
     /// Each one given, as an entry of [`Model::keywords`].
-    pub fn keywords(&self) -> impl Iterator<Item = Keyword> {
-        [
+    /// Appends each one given to `keywords`, and the values of `const` and the number keywords
+    /// to `values`.
+    pub fn store(&self, keywords: &mut Vec<Keyword>, values: &mut Vec<Scalar>) {
+        let mut value = |scalar| OwnedModel::append(values, [scalar]).start;
+        let entries = [
             self.reference
                 .map(|(text, id)| Keyword::Reference(text, id)),
             self.pattern.map(Keyword::Pattern),
             self.format.map(Keyword::Format),
-            self.constant.map(Keyword::Constant),
+            self.constant.map(|scalar| Keyword::Constant(value(scalar))),
             self.one_of.map(Keyword::OneOf),
             self.all_of.map(Keyword::AllOf),
             self.discriminator.map(Keyword::Discriminator),
@@ -702,14 +716,18 @@ impl Rare {
             self.max_items.map(Keyword::MaxItems),
             self.min_length.map(Keyword::MinLength),
             self.max_length.map(Keyword::MaxLength),
-            self.minimum.map(Keyword::Minimum),
-            self.maximum.map(Keyword::Maximum),
-            self.exclusive_minimum.map(Keyword::ExclusiveMinimum),
-            self.exclusive_maximum.map(Keyword::ExclusiveMaximum),
-            self.multiple_of.map(Keyword::MultipleOf),
-        ]
-        .into_iter()
-        .flatten()
+            self.minimum
+                .map(|number| Keyword::Minimum(value(Scalar::Number(number)))),
+            self.maximum
+                .map(|number| Keyword::Maximum(value(Scalar::Number(number)))),
+            self.exclusive_minimum
+                .map(|number| Keyword::ExclusiveMinimum(value(Scalar::Number(number)))),
+            self.exclusive_maximum
+                .map(|number| Keyword::ExclusiveMaximum(value(Scalar::Number(number)))),
+            self.multiple_of
+                .map(|number| Keyword::MultipleOf(value(Scalar::Number(number)))),
+        ];
+        keywords.extend(entries.into_iter().flatten());
     }
 
     /// None of the keywords: most nodes'.
