@@ -971,3 +971,17 @@ const fn is_name(name: &[u8], dash: bool) -> bool {
 /// The longest tool description accepted, in bytes: OpenAI's limit for `function.description`
 /// (its API answers `string_above_max_length` past it).
 pub const MAX_DESCRIPTION: usize = 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::{Keyword, Schema};
+
+    /// A catalog read at run time keeps every node and every keyword entry, so their sizes are
+    /// what its heap rests on (`docs/performance.md`): a second `Scalar` in an entry, or a
+    /// field that most nodes lack put back in the node, shows here first.
+    #[test]
+    fn nodes_and_keyword_entries_stay_small() {
+        assert!(std::mem::size_of::<Keyword>() <= 16);
+        assert!(std::mem::size_of::<Schema>() <= 76);
+    }
+}
