@@ -253,10 +253,10 @@ impl<'a> Model<'a> {
     /// [`Model::rare`], for the compiler too.
     pub const fn const_rare(self, node: &Schema) -> Rare {
         let mut rare = Rare::NONE;
-        let mut at = node.keywords.start as usize;
-        let end = at + node.keywords.rare as usize;
-        while at < end {
-            match self.keywords[at] {
+        let mut entry = node.keywords.start as usize;
+        let end = entry + node.keywords.rare as usize;
+        while entry < end {
+            match self.keywords[entry] {
                 Keyword::Reference(text, id) => rare.reference = Some((text, id)),
                 Keyword::Pattern(text) => rare.pattern = Some(text),
                 Keyword::Format(text) => rare.format = Some(text),
@@ -281,7 +281,7 @@ impl<'a> Model<'a> {
                 Keyword::MultipleOf(at) => rare.multiple_of = self.number(at),
                 _ => {}
             }
-            at += 1;
+            entry += 1;
         }
         rare
     }
