@@ -94,44 +94,40 @@ impl<'a> Model<'a> {
         self.const_rare(node)
     }
 
-    /// The node's rare [`Keyword`]s, for the getters below that read one without gathering all.
+    /// The first of the node's rare [`Keyword`]s that `pick` takes: one keyword read without
+    /// gathering the rest, for the getters below.
     #[inline(always)]
-    fn rare_keywords(self, node: &Schema) -> &'a [Keyword] {
+    fn rare_keyword<T>(self, node: &Schema, pick: impl Fn(Keyword) -> Option<T>) -> Option<T> {
         let start = node.keywords.start as usize;
-        &self.keywords[start..start + usize::from(node.keywords.rare)]
+        let entries = &self.keywords[start..start + usize::from(node.keywords.rare)];
+        entries.iter().find_map(|&keyword| pick(keyword))
     }
 
-    /// [`Rare::reference`] of `node`: read on every node a general check visits.
+    /// [`Rare::reference`] of `node`.
     #[inline]
     pub fn reference(self, node: &Schema) -> Option<(Text, NodeId)> {
-        self.rare_keywords(node)
-            .iter()
-            .find_map(|keyword| match *keyword {
-                Keyword::Reference(text, id) => Some((text, id)),
-                _ => None,
-            })
+        self.rare_keyword(node, |keyword| match keyword {
+            Keyword::Reference(text, id) => Some((text, id)),
+            _ => None,
+        })
     }
 
     /// [`Rare::pattern`] of `node`.
     #[inline]
     pub fn pattern(self, node: &Schema) -> Option<Text> {
-        self.rare_keywords(node)
-            .iter()
-            .find_map(|keyword| match *keyword {
-                Keyword::Pattern(text) => Some(text),
-                _ => None,
-            })
+        self.rare_keyword(node, |keyword| match keyword {
+            Keyword::Pattern(text) => Some(text),
+            _ => None,
+        })
     }
 
     /// [`Rare::format`] of `node`.
     #[inline]
     pub fn format(self, node: &Schema) -> Option<Text> {
-        self.rare_keywords(node)
-            .iter()
-            .find_map(|keyword| match *keyword {
-                Keyword::Format(text) => Some(text),
-                _ => None,
-            })
+        self.rare_keyword(node, |keyword| match keyword {
+            Keyword::Format(text) => Some(text),
+            _ => None,
+        })
     }
 
     /// The annotations of `node`, gathered from its entries.

@@ -483,24 +483,26 @@ impl<'a> Walk<'_, 'a, '_> {
                 return self.fail(depth, id, at, Reason::Enum);
             }
         }
-        if let Some(value) = self.model.rare(node).constant {
+        // Gathered once: every keyword below but `enum` and `anyOf` is one of them.
+        let rare = self.model.rare(node);
+        if let Some(value) = rare.constant {
             if !self.equals(token, at, &value) {
                 return self.fail(depth, id, at, Reason::Const);
             }
         }
-        if let Some((_, target)) = self.model.reference(node) {
+        if let Some((_, target)) = rare.reference {
             if !self.fits(target, at, depth) {
                 return false;
             }
         }
-        if let Some(run) = self.model.rare(node).all_of {
+        if let Some(run) = rare.all_of {
             for &branch in self.model.subschemas(run) {
                 if !self.fits(branch, at, depth) {
                     return false;
                 }
             }
         }
-        if self.model.rare(node).discriminator.is_some() && token.kind == Kind::ObjectStart {
+        if rare.discriminator.is_some() && token.kind == Kind::ObjectStart {
             if let Some(fits) = self.discriminated(node, id, at, depth) {
                 return fits;
             }
@@ -510,7 +512,7 @@ impl<'a> Walk<'_, 'a, '_> {
                 return self.fail(depth, id, at, Reason::NoBranch);
             }
         }
-        if let Some(run) = self.model.rare(node).one_of {
+        if let Some(run) = rare.one_of {
             match self.branches(run, at, depth) {
                 1 => {}
                 0 => return self.fail(depth, id, at, Reason::NoBranch),
@@ -1148,13 +1150,13 @@ pub(crate) fn resolve(
 ) -> NodeId {
     for _ in 0..MAX_DEPTH {
         let node = model.node(id);
-        let own =
-            node.has_properties || node.items.is_some() || model.rare(node).prefix_items.is_some();
-        if let (Some((_, target)), false) = (model.reference(node), own) {
+        let rare = model.rare(node);
+        let own = node.has_properties || node.items.is_some() || rare.prefix_items.is_some();
+        if let (Some((_, target)), false) = (rare.reference, own) {
             id = target;
             continue;
         }
-        let union = node.any_of.or(model.rare(node).one_of);
+        let union = node.any_of.or(rare.one_of);
         if let (Some(run), false) = (union, own) {
             let fits = model.subschemas(run).iter().find(|&&branch| {
                 check_with(
