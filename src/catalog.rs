@@ -206,6 +206,11 @@ pub(crate) trait Names {
     fn count(&self) -> usize;
     /// Tool `tool`'s name.
     fn name(&self, tool: usize) -> &str;
+    /// The same as bytes, to compare: a run-time catalog's skips `str`'s checks of the slice.
+    #[inline(always)]
+    fn name_bytes(&self, tool: usize) -> &[u8] {
+        self.name(tool).as_bytes()
+    }
     /// Tool `tool`'s name, for an error to hold: the compiled-in catalog's own, or a copy.
     fn held_name(&self, tool: usize) -> Cow<'static, str>;
     /// The tool named exactly `name`.
@@ -271,7 +276,7 @@ pub(crate) trait QuickTables: Names {
             return Some((self.find_name(&input[at..end])?, end));
         }
         (0..self.count()).find_map(|index| {
-            let name = self.name(index).as_bytes();
+            let name = self.name_bytes(index);
             let end = at + name.len();
             let spelled = input.get(at..end)?;
             (crate::tokenizer::same(spelled, name) && input.get(end) == Some(&b'"'))

@@ -23,7 +23,7 @@ use crate::check::{self, property_named, Problems, Segment, What};
 use crate::escaped_value;
 use crate::nested_value::{self, expect, integer, spaces};
 use crate::request::{after, spelled};
-use crate::schema::{Model, Tool};
+use crate::schema::Tool;
 use crate::schema::{Schema, Type};
 use crate::tokenizer::{plain_run_end, same, skip_whitespace, Kind, Token};
 use crate::verdict::{self, Parts};
@@ -387,13 +387,16 @@ impl<'a, C: QuickTables> Quick<'a, '_, C> {
 
     /// Judges the arguments at `at` (a string literal holding JSON text when `escaped`, else an
     /// object), for the current nullability; the offset past them.
+    #[inline(always)]
     fn judge_arguments(&mut self, at: usize, escaped: bool, index: usize) -> Option<usize> {
         // Only the flat subset is read here; `validate.rs` judges the rest.
         if !self.catalog.quick(index) {
             return None;
         }
-        let model = self.catalog.model();
-        let root = model.input(&model.tools[index]);
+        let root = {
+            let model = self.catalog.model();
+            model.input(&model.tools[index])
+        };
         self.judged = Some(self.nullable);
         let input = self.input;
         if at == EMPTY_AT {
@@ -415,7 +418,7 @@ impl<'a, C: QuickTables> Quick<'a, '_, C> {
         let compact = read_compact(
             input,
             start,
-            model,
+            self.catalog,
             root,
             self.catalog.root_masks(index),
             self.nullable,
@@ -442,7 +445,7 @@ impl<'a, C: QuickTables> Quick<'a, '_, C> {
 fn read_compact(
     text: &[u8],
     at: usize,
-    model: Model<'_>,
+    catalog: &impl QuickTables,
     root: &Schema,
     (plain, required): (u64, u64),
     nullable_optionals: bool,
@@ -451,6 +454,9 @@ fn read_compact(
     if root.properties.len as usize > MOST_ARGUMENTS || text.get(at) != Some(&b'{') {
         return None;
     }
+    // The model taken here, not passed in: a run-time catalog's is a dozen slices, all
+    // written to the stack for the call (perf), where this needs three.
+    let model = catalog.model();
     let mut at = at + 1;
     let mut seen = 0u64;
     let mut kept = 0u64;
@@ -711,6 +717,9 @@ impl Member {
 /// call's problems, keeping the members to write (`null`s are dropped); the offset past its `}`.
 /// `ESCAPED`: the object is JSON text inside a string literal, so each of its `"` is `\"`.
 /// `None` declines: anything not flat and plain.
+// Out of line: inlined into `Quick::judge_arguments`, its reads of a run-time catalog's tables
+// were hoisted above `read_compact`, a dozen loads and stores on every call it serves (perf).
+#[inline(never)]
 fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
     text: &'a [u8],
     at: usize,
@@ -940,6 +949,30 @@ fn prefix<const N: usize>(input: &[u8], at: usize, want: &[u8; N]) -> Option<usi
     (differ == 0).then_some(at + N)
 }
 
+/// A nested argument (`nested_value.rs`), member `property` of tool `index`'s arguments.
+// Out of line: inlined into `write_valid`'s loop, its reads of a run-time catalog's tables
+// were hoisted out of the loop and kept on the stack, on every call, nested or not (perf).
+#[inline(never)]
+fn write_nested(
+    out: &mut impl Write,
+    input: &[u8],
+    catalog: &impl QuickTables,
+    index: usize,
+    property: usize,
+    member: Member,
+) -> io::Result<()> {
+    let model = catalog.model();
+    let root = model.input(&model.tools[index]);
+    let node = model.node(model.properties(root)[property].schema);
+    let at = member.start as usize;
+    let in_order = member.in_order;
+    match member.escapes {
+        Escapes::Twice => nested_value::write::<true>(out, input, at, model, node, in_order)?,
+        _ => nested_value::write::<false>(out, input, at, model, node, in_order)?,
+    };
+    Ok(())
+}
+
 /// `{"arguments":A,"id":I,"name":N,"ok":true}` with the members in their properties' order.
 /// Each piece goes to `out` as it is: gathering the answer on the stack first was slower, since
 /// copying it out waited on the many small stores that gathered it (perf).
@@ -967,18 +1000,8 @@ fn write_valid(
         }
         let value = &input[member.start as usize..member.end as usize];
         match (member.kind, member.escapes) {
-            (Kind::ObjectStart | Kind::ArrayStart, escapes) => {
-                let model = catalog.model();
-                let root = model.input(&model.tools[index]);
-                let node = model.node(model.properties(root)[property].schema);
-                let at = member.start as usize;
-                let in_order = member.in_order;
-                match escapes {
-                    Escapes::Twice => {
-                        nested_value::write::<true>(out, input, at, model, node, in_order)?
-                    }
-                    _ => nested_value::write::<false>(out, input, at, model, node, in_order)?,
-                };
+            (Kind::ObjectStart | Kind::ArrayStart, _) => {
+                write_nested(out, input, catalog, index, property, member)?
             }
             (_, Escapes::None) => out.write_all(value)?,
             (_, Escapes::Once) => escaped_value::write_inside::<false>(out, value)?,

@@ -67,6 +67,8 @@ pub struct RuntimeCatalog {
 
 /// What the quick path reads of one tool of a run-time catalog.
 struct QuickTool {
+    /// Whether the quick path reads its calls ([`QuickTables::quick`]).
+    quick: bool,
     /// Its top-level properties' plain and required masks.
     masks: (u64, u64),
     /// Where its first key is in `key_at`.
@@ -97,7 +99,7 @@ impl RuntimeCatalog {
         let within = |tool: &crate::schema::Tool, measure, most| {
             catalog::along(view, view.input(tool), measure) <= most
         };
-        let flat = view
+        let flat: Vec<bool> = view
             .tools
             .iter()
             .map(|tool| {
@@ -109,7 +111,7 @@ impl RuntimeCatalog {
             .collect();
         let (mut keys, mut key_at, mut valid_ends) = (Vec::new(), Vec::new(), Vec::new());
         let mut quick = Vec::with_capacity(tools);
-        for tool in 0..tools {
+        for (tool, &checked_flat) in flat.iter().enumerate() {
             let properties = view.properties(view.input(&view.tools[tool]));
             let mut masks = (0, 0);
             let first_key = key_at.len() as u32;
@@ -129,6 +131,7 @@ impl RuntimeCatalog {
                 valid_ends.extend_from_slice(piece);
             }
             quick.push(QuickTool {
+                quick: checked_flat || view.tools[tool].scalar_unions,
                 masks,
                 first_key,
                 valid_end: (start, valid_ends.len() as u32),
@@ -288,14 +291,14 @@ impl RuntimeCatalog {
 }
 
 impl QuickTables for RuntimeCatalog {
-    #[inline]
+    #[inline(always)]
     fn model(&self) -> Model<'_> {
         self.view()
     }
 
     #[inline]
     fn quick(&self, tool: usize) -> bool {
-        self.flat[tool] || self.view().tools[tool].scalar_unions
+        self.quick[tool].quick
     }
 
     #[inline]
@@ -327,20 +330,20 @@ impl Names for RuntimeCatalog {
         self.view().name(tool)
     }
 
+    #[inline(always)]
+    fn name_bytes(&self, tool: usize) -> &[u8] {
+        let model = self.view();
+        model.bytes(model.tools[tool].name)
+    }
+
     fn held_name(&self, tool: usize) -> Cow<'static, str> {
         Cow::Owned(self.name(tool).to_owned())
     }
 
     #[inline]
     fn find_name(&self, name: &[u8]) -> Option<usize> {
-        // The two tables a name needs, not the whole model.
-        let (text, tools) = (self.model.text.as_bytes(), &self.model.tools);
-        let name_of = |tool: usize| {
-            let Text { start, len } = tools[tool].name;
-            text.get(start as usize..(start + len) as usize)
-                .unwrap_or(b"")
-        };
-        catalog::find_indexed(&self.index, tools.len(), name_of, name)
+        let name_of = |tool: usize| self.name_bytes(tool);
+        catalog::find_indexed(&self.index, self.len(), name_of, name)
     }
 
     #[inline]
