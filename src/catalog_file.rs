@@ -25,8 +25,6 @@ use std::fmt::{self, Write as _};
 /// The largest catalog file read, in bytes.
 pub const MAX_CATALOG: usize = 16 * 1024 * 1024;
 
-pub use crate::schema::MAX_DESCRIPTION;
-
 /// OpenAI strict's limits on a schema
 /// (developers.openai.com/api/docs/guides/structured-outputs#supported-schemas): at most 10
 /// levels of object nesting, 5,000 object properties and 1,000 enum values. They are applied to
@@ -398,15 +396,6 @@ fn read_tool_fields(
         ));
     }
     let description = required_string(field("description"), "description")?;
-    if description.len() > MAX_DESCRIPTION {
-        return Err((
-            "/description".into(),
-            format!(
-                "{} bytes; OpenAI allows at most {MAX_DESCRIPTION}",
-                description.len()
-            ),
-        ));
-    }
     let title = optional_string(field("title"), "/title")?;
     let (hints, stated, annotations_title) = read_hints(field("annotations"))?;
     let [read_only, destructive, idempotent, open_world] = hints;

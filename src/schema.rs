@@ -396,7 +396,7 @@ impl OwnedModel {
 pub struct Tool {
     /// `^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`, unique in the catalog.
     pub name: Text,
-    /// At most [`MAX_DESCRIPTION`] bytes.
+    /// Any length; OpenAI's shapes declare at most [`MAX_DESCRIPTION`] characters of it.
     pub description: Text,
     /// The arguments: always an [`Type::Object`] node, possibly without properties.
     pub input: NodeId,
@@ -964,8 +964,15 @@ const fn is_name(name: &[u8], dash: bool) -> bool {
     !name.is_empty() && name.len() <= 64
 }
 
-/// The longest tool description accepted, in bytes: OpenAI's limit for `function.description`
-/// (its API answers `string_above_max_length` past it).
+/// The longest tool description OpenAI's shapes declare, in characters: past it, Chat
+/// Completions has answered `Invalid 'tools[5].function.description': string too long.
+/// Expected a string with maximum length 1024, but got a string with length 2357 instead.`
+/// (github.com/rusiaaman/wcgw/issues/51, github.com/getsentry/sentry-mcp/issues/106). Reports
+/// since mid-2025 find it no longer enforced (github.com/run-llama/llama_index/pull/18784,
+/// github.com/OpenHands/OpenHands/pull/10184), and no API reference page states it, so it is
+/// not a rule of the catalog: MCP servers publish longer descriptions (Anthropic's
+/// sequential-thinking server, 2,781), and Anthropic, Gemini and MCP declare them. OpenAI's
+/// two shapes, failing closed, call such a tool `unsupported`.
 pub const MAX_DESCRIPTION: usize = 1024;
 
 #[cfg(test)]

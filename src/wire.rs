@@ -9,6 +9,7 @@ use crate::error::MAX_REASON;
 use crate::layout::Layout;
 use crate::schema::{
     DefsKeyword, Model, NodeId, Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm, Types,
+    MAX_DESCRIPTION,
 };
 use crate::sink::Json;
 use std::ops::Range;
@@ -187,6 +188,17 @@ fn declaration(
     };
     let strict = shape.strict;
     let input = model.input(tool);
+    if matches!(shape.format, Format::OpenAi | Format::OpenAiResponses) {
+        // OpenAI's limit, counted as its error counts (characters): `schema::MAX_DESCRIPTION`
+        // says where it comes from.
+        let characters = model.str(tool.description).chars().count();
+        if characters > MAX_DESCRIPTION {
+            return Err(format!(
+                "its description is {characters} characters, and OpenAI takes at most \
+                 {MAX_DESCRIPTION}"
+            ));
+        }
+    }
     match shape.format {
         // platform.openai.com/docs/api-reference/chat/create#tools: {"type":"function",
         // "function":{"name","description","parameters","strict"}}. `strict` is written only

@@ -8,7 +8,8 @@ Two catalogs:
 - seed 003's 15-tool catalog, converted to the catalog format (Name -> name, Description ->
   description, Schema -> inputSchema, ReadOnly -> annotations.readOnlyHint) into
   tests/catalogs/reasonix/: full.json with every tool, and catalog.json without `ask`, whose
-  description breaks the 1024-byte rule. Its goldens go to tests/catalogs/reasonix/golden/.
+  description (1,100 characters) OpenAI's shapes cannot declare; the catalog once refused it.
+  The goldens of catalog.json go to tests/catalogs/reasonix/golden/.
   The conversion runs when the seed is found beside the repository; the converted files are
   committed, so the goldens can be written again without it.
 

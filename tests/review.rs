@@ -323,8 +323,13 @@ fn the_command_line_reviews_and_fails_only_when_strict() {
     let want = std::fs::read(root().join("tests/review/reasonix.txt")).unwrap();
     common::assert_same_bytes(&other.stdout, &want, "--review --catalog");
     // A catalog the reader refuses is refused as always: structural errors always fail.
-    let full = root().join("tests/catalogs/reasonix/full.json");
-    let refused = common::run(&["--review", "--catalog", full.to_str().unwrap()], b"");
+    let bad = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("review-bad-name.json");
+    std::fs::write(
+        &bad,
+        r#"[{"name":"read file","description":"d","inputSchema":{"type":"object"}}]"#,
+    )
+    .unwrap();
+    let refused = common::run(&["--review", "--catalog", bad.to_str().unwrap()], b"");
     assert_eq!(refused.status.code(), Some(1));
     assert!(refused.stdout.is_empty());
     assert!(String::from_utf8_lossy(&refused.stderr).starts_with("tool-schema: bad_catalog: "));

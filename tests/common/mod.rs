@@ -70,9 +70,8 @@ pub fn call_cases(text: &str) -> Vec<(String, String)> {
 /// A catalog file for each structural rule the model relies on (the first of these were once
 /// checked a second time by a `const` block in `src/catalog.rs`, which failed with the
 /// compiler's multi-line E0080; the reader is now their only home), with the rule and the one
-/// line the reader refuses the file with. `LONG_DESCRIPTION` stands for a catalog whose one description
-/// is 1,025 bytes: see [`structural_rule_catalog`].
-pub const STRUCTURAL_RULES: [(&str, &str, &str); 14] = [
+/// line the reader refuses the file with.
+pub const STRUCTURAL_RULES: [(&str, &str, &str); 13] = [
     (
         "the catalog has no tools",
         "[]",
@@ -82,11 +81,6 @@ pub const STRUCTURAL_RULES: [(&str, &str, &str); 14] = [
         "tool name must match ^[a-zA-Z_][a-zA-Z0-9_-]{{0,63}}$",
         r#"[{"name":"read file","description":"d","inputSchema":{"type":"object"}}]"#,
         r#"tool "read file": /name: "read file" must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$ (OpenAI's and Anthropic's ^[a-zA-Z0-9_-]{1,64}$, starting with a letter or underscore as Gemini asks)"#,
-    ),
-    (
-        "tool description over 1024 bytes",
-        "LONG_DESCRIPTION",
-        r#"tool "t": /description: 1025 bytes; OpenAI allows at most 1024"#,
     ),
     (
         "a read-only tool cannot be destructive (MCP ToolAnnotations)",
@@ -144,17 +138,6 @@ pub const STRUCTURAL_RULES: [(&str, &str, &str); 14] = [
         r#"tool "t": /inputSchema/properties/b: "b" appears twice"#,
     ),
 ];
-
-/// The catalog file of a [`STRUCTURAL_RULES`] row.
-pub fn structural_rule_catalog(catalog: &str) -> String {
-    match catalog {
-        "LONG_DESCRIPTION" => format!(
-            r#"[{{"name":"t","description":"{}","inputSchema":{{"type":"object"}}}}]"#,
-            "x".repeat(1025)
-        ),
-        other => other.to_string(),
-    }
-}
 
 /// Asserts that `actual` is `want`, byte for byte; the text of both is shown only on failure.
 #[track_caller]
