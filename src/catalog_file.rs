@@ -665,7 +665,13 @@ const KEYWORDS: [(&str, &[Type]); 41] = [
     ("minLength", &[Type::String]),
     ("maxLength", &[Type::String]),
     ("pattern", &[Type::String]),
-    ("format", &[Type::String]),
+    // Any node: JSON Schema 2020-12's validation vocabulary (section 7.1) has a format validate
+    // only the types it is defined for, and an instance of another type passes. OpenAPI-made
+    // catalogs put formats on numbers (Notion's MCP server: `"type":"integer","format":"int32"`),
+    // and JSON-Schema-Test-Suite's `optional/format/*.json` checks that every string format
+    // ignores integers, floats, objects, arrays, booleans and null. check_call asserts a format
+    // on strings only (`validate.rs`).
+    ("format", &[]),
     ("minimum", &[Type::Integer, Type::Number]),
     ("maximum", &[Type::Integer, Type::Number]),
     ("exclusiveMinimum", &[Type::Integer, Type::Number]),

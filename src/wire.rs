@@ -975,6 +975,9 @@ impl Writer<'_> {
             let name = model.str(format);
             let kept = match rules {
                 Rules::Mcp | Rules::Plain => true,
+                // The strict modes' and Gemini's lists are formats of strings: on a node that
+                // cannot be one (`"type":"integer","format":"int32"`), the format goes.
+                _ if !node.types.has(Type::String) => false,
                 Rules::OpenAiStrict => OPENAI_FORMATS.contains(&name),
                 Rules::AnthropicStrict => ANTHROPIC_FORMATS.contains(&name),
                 Rules::Gemini => GEMINI_FORMATS.contains(&name),

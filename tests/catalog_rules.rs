@@ -197,6 +197,58 @@ fn a_long_description_is_unsupported_in_openai_shapes_only() {
     }
 }
 
+/// `format` on a node that is not a string is read, as JSON Schema reads it: it passes any
+/// value of another type. OpenAPI-made catalogs write it on numbers (Notion's MCP server:
+/// `"type":"integer","format":"int32"`). `mcp` and the non-strict shapes keep it as written;
+/// the strict modes and Gemini, whose formats are formats of strings, drop it there.
+#[test]
+fn a_format_on_a_number_is_read_and_passes_numbers() {
+    let file = r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"n":{"type":"integer","format":"int32"},"d":{"type":"integer","format":"date-time"},"s":{"type":"string","format":"date-time"}},"required":["n","d","s"]}}]"#;
+    let catalog = RuntimeCatalog::from_bytes(file.as_bytes()).unwrap_or_else(|err| panic!("{err}"));
+    let respond = |request: &str| {
+        let mut out = Vec::new();
+        catalog.respond(request.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let schema = |format: &str, strict: bool| {
+        respond(&format!(
+            r#"{{"op":"tool_schema","tool":"t","format":"{format}","strict":{strict}}}"#
+        ))
+    };
+    for (format, strict) in [("mcp", false), ("openai", false), ("anthropic", false)] {
+        let declared = schema(format, strict);
+        assert!(
+            declared.contains(r#"{"format":"int32","type":"integer"}"#),
+            "{declared}"
+        );
+        assert!(
+            declared.contains(r#"{"format":"date-time","type":"integer"}"#),
+            "{declared}"
+        );
+    }
+    for (format, strict) in [("openai", true), ("anthropic", true), ("gemini", false)] {
+        let declared = schema(format, strict);
+        assert!(!declared.contains("int32"), "{declared}");
+        assert_eq!(
+            declared.matches(r#""format":"date-time""#).count(),
+            1,
+            "{declared}"
+        );
+    }
+    let call = |arguments: &str| {
+        respond(&format!(
+            r#"{{"op":"check_call","call":{{"id":"c","type":"function","function":{{"name":"t","arguments":"{arguments}"}}}}}}"#
+        ))
+    };
+    let valid = call(r#"{\"n\":5,\"d\":-3,\"s\":\"2025-01-02T03:04:05Z\"}"#);
+    assert!(valid.contains(r#""ok":true"#), "{valid}");
+    let invalid = call(r#"{\"n\":5,\"d\":-3,\"s\":\"yesterday\"}"#);
+    assert!(
+        invalid.contains(r#""ok":false"#) && invalid.contains("/s"),
+        "{invalid}"
+    );
+}
+
 #[test]
 fn the_annotations() {
     let t = r#""name":"t","description":"d","inputSchema":{"type":"object"}"#;
