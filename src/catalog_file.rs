@@ -1071,7 +1071,8 @@ impl SchemaReader<'_> {
                         return Err((
                             property_pointer,
                             format!(
-                                "property name {} must match ^[a-zA-Z_][a-zA-Z0-9_]{{0,63}}$",
+                                "property name {} must match ^[a-zA-Z0-9_.-]{{1,64}}$ (Anthropic's rule for \
+                                 property keys)",
                                 quote(name)
                             ),
                         ));

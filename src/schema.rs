@@ -942,8 +942,29 @@ pub const fn is_tool_name(name: &[u8]) -> bool {
     is_name(name, true)
 }
 
-/// `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`, a name every provider accepts as a property key.
+/// `^[a-zA-Z0-9_.-]{1,64}$`: the property keys Anthropic's Messages API accepts, the strictest
+/// rule of the providers but Gemini's. Past it the API answers `tools.14.custom.input_schema.
+/// properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'` (github.com/
+/// anthropics/claude-code/issues/79418). MCP servers made from HTTP APIs use dashes (Brave
+/// Search's `x-loc-lat`, `user-agent`); none of these characters needs an escape in JSON or in
+/// a JSON Pointer. Gemini's narrower rule is [`is_gemini_parameter_name`].
 pub const fn is_property_name(name: &[u8]) -> bool {
+    let mut i = 0;
+    while i < name.len() {
+        if !matches!(name[i], b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b'.' | b'-') {
+            return false;
+        }
+        i += 1;
+    }
+    !name.is_empty() && name.len() <= 64
+}
+
+/// `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`: Vertex AI's FunctionDeclaration reference (cloud.google.com/
+/// vertex-ai/generative-ai/docs/reference/java/latest/com.google.cloud.vertexai.api.
+/// FunctionDeclarationOrBuilder): "Parameter names must start with a letter or an underscore
+/// and must only contain chars a-z, A-Z, 0-9, or underscores with a maximum length of 64". The
+/// `gemini` shape cannot declare a tool with another property name.
+pub const fn is_gemini_parameter_name(name: &[u8]) -> bool {
     is_name(name, false)
 }
 

@@ -8,8 +8,8 @@
 use crate::error::MAX_REASON;
 use crate::layout::Layout;
 use crate::schema::{
-    DefsKeyword, Model, NodeId, Scalar, Schema, Text, Tool, TupleForm, Type, TypeForm, Types,
-    MAX_DESCRIPTION,
+    is_gemini_parameter_name, DefsKeyword, Model, NodeId, Scalar, Schema, Text, Tool, TupleForm,
+    Type, TypeForm, Types, MAX_DESCRIPTION,
 };
 use crate::sink::Json;
 use std::ops::Range;
@@ -867,7 +867,14 @@ impl Writer<'_> {
                     if i > 0 {
                         map.raw(b",");
                     }
-                    map.string(model.str(property.name));
+                    let name = model.str(property.name);
+                    if rules == Rules::Gemini && !is_gemini_parameter_name(name.as_bytes()) {
+                        return Err(format!(
+                            "property name {name:?} is not one Gemini takes (a letter or \
+                             underscore, then letters, digits and underscores)"
+                        ));
+                    }
+                    map.string(name);
                     map.raw(b":");
                     let place = if property.required {
                         Place::Required

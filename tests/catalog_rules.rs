@@ -249,6 +249,58 @@ fn a_format_on_a_number_is_read_and_passes_numbers() {
     );
 }
 
+/// Property names with dashes and dots (HTTP headers in Brave Search's MCP server:
+/// `user-agent`, `x-loc-lat`) are read, by Anthropic's rule for property keys. Calls with them
+/// are checked, and every shape declares them but Gemini's, whose parameter names are letters,
+/// digits and underscores.
+#[test]
+fn property_names_with_dashes_and_dots() {
+    let file = r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"user-agent":{"type":"string"},"a.b":{"type":"integer"},"1st":{"type":"object","properties":{"x-y":{"type":"boolean"}}}},"required":["user-agent"]}}]"#;
+    let catalog = RuntimeCatalog::from_bytes(file.as_bytes()).unwrap_or_else(|err| panic!("{err}"));
+    let respond = |request: &str| {
+        let mut out = Vec::new();
+        match catalog.respond(request.as_bytes(), &mut out) {
+            Ok(()) => Ok(String::from_utf8(out).unwrap()),
+            Err(err) => Err(err.to_string()),
+        }
+    };
+    for (format, strict) in [
+        ("openai", false),
+        ("openai", true),
+        ("anthropic", false),
+        ("anthropic", true),
+        ("mcp", false),
+    ] {
+        let declared = respond(&format!(
+            r#"{{"op":"tool_schema","tool":"t","format":"{format}","strict":{strict}}}"#
+        ))
+        .unwrap();
+        assert!(
+            declared.contains(r#""user-agent":{"#) && declared.contains(r#""x-y":{"#),
+            "{declared}"
+        );
+    }
+    let gemini = respond(r#"{"op":"tool_schema","tool":"t","format":"gemini"}"#).unwrap_err();
+    assert!(
+        gemini.contains(r#"property name "1st" is not one Gemini takes"#),
+        "{gemini}"
+    );
+    let call = |arguments: &str| {
+        respond(&format!(
+            r#"{{"op":"check_call","call":{{"id":"c","type":"function","function":{{"name":"t","arguments":"{arguments}"}}}}}}"#
+        ))
+        .unwrap()
+    };
+    assert_eq!(
+        call(r#"{\"user-agent\":\"ua\",\"a.b\":2,\"1st\":{\"x-y\":true}}"#),
+        "{\"arguments\":{\"1st\":{\"x-y\":true},\"a.b\":2,\"user-agent\":\"ua\"},\"id\":\"c\",\"name\":\"t\",\"ok\":true}\n"
+    );
+    let wrong = call(r#"{\"a.b\":\"2\",\"1st\":{\"x-y\":1}}"#);
+    for path in ["/a.b", "/1st/x-y", "\"missing_argument\""] {
+        assert!(wrong.contains(path), "{path} in {wrong}");
+    }
+}
+
 #[test]
 fn the_annotations() {
     let t = r#""name":"t","description":"d","inputSchema":{"type":"object"}"#;
@@ -439,7 +491,7 @@ fn objects() {
         refusal(&with_schema(
             r#"{"type":"object","properties":{"a b":{"type":"string"}}}"#
         )),
-        r#"tool "t": /inputSchema/properties/a b: property name "a b" must match ^[a-zA-Z_][a-zA-Z0-9_]{0,63}$"#
+        r#"tool "t": /inputSchema/properties/a b: property name "a b" must match ^[a-zA-Z0-9_.-]{1,64}$ (Anthropic's rule for property keys)"#
     );
     assert_eq!(
         refusal(&with_schema(r#"{"type":"object","properties":[]}"#)),

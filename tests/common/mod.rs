@@ -128,9 +128,9 @@ pub const STRUCTURAL_RULES: [(&str, &str, &str); 13] = [
         r#"tool "t": /inputSchema/properties/s/items: "items" applies to array schemas, not string"#,
     ),
     (
-        "property name must match ^[a-zA-Z_][a-zA-Z0-9_]{{0,63}}$",
+        "property name must match ^[a-zA-Z0-9_.-]{{1,64}}$",
         r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"a b":{"type":"string"}}}}]"#,
-        r#"tool "t": /inputSchema/properties/a b: property name "a b" must match ^[a-zA-Z_][a-zA-Z0-9_]{0,63}$"#,
+        r#"tool "t": /inputSchema/properties/a b: property name "a b" must match ^[a-zA-Z0-9_.-]{1,64}$ (Anthropic's rule for property keys)"#,
     ),
     (
         "properties must be sorted by name, each once",
