@@ -515,15 +515,11 @@ fn read_hints(
                 title = optional_string(Some(value), &pointer)?;
                 continue;
             }
+            // A member MCP's ToolAnnotations does not define is left out, not refused: Google's
+            // chrome-devtools-mcp gives each tool a `category` there. Annotations are hints, which
+            // no check reads, and only the mcp shape writes them.
             let Some(slot) = HINTS.iter().position(|hint| hint == key) else {
-                return Err((
-                    pointer,
-                    format!(
-                        "{} is not a field of MCP's ToolAnnotations; expected title, \
-                         readOnlyHint, destructiveHint, idempotentHint, openWorldHint",
-                        quote(key)
-                    ),
-                ));
+                continue;
             };
             let Value::Bool(flag) = value.value else {
                 return Err((

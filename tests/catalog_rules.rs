@@ -308,10 +308,17 @@ fn the_annotations() {
         refusal(&format!(r#"[{{{t},"annotations":[]}}]"#)),
         r#"tool "t": /annotations: must be an object, found an array"#
     );
-    assert_eq!(
-        refusal(&format!(r#"[{{{t},"annotations":{{"hint":true}}}}]"#)),
-        r#"tool "t": /annotations/hint: "hint" is not a field of MCP's ToolAnnotations; expected title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint"#
-    );
+    // A member MCP does not define is read and left out (chrome-devtools-mcp's `category`).
+    let extra = accepted(&format!(
+        r#"[{{{t},"annotations":{{"category":"input","readOnlyHint":true,"hint":[1]}}}}]"#
+    ));
+    let plain = accepted(&format!(
+        r#"[{{{t},"annotations":{{"readOnlyHint":true}}}}]"#
+    ));
+    let (extra, plain) = (extra.model(), plain.model());
+    assert!(extra.tools[0].hints.read_only);
+    assert_eq!(extra.tools[0].hints, plain.tools[0].hints);
+    assert_eq!(extra.text, plain.text);
     assert_eq!(
         refusal(&format!(r#"[{{{t},"annotations":{{"title":1}}}}]"#)),
         r#"tool "t": /annotations/title: must be a string, found a number"#
