@@ -255,3 +255,138 @@ fn hostile_catalogs_are_refused_with_one_line() {
         );
     }
 }
+
+/// What a published catalog of `tests/catalogs/mcp-servers-2026-12` answers for one request:
+/// the bytes, or the error's code and line.
+fn published_answer(catalog: &RuntimeCatalog, request: &str) -> Result<Vec<u8>, (String, String)> {
+    let mut out = Vec::new();
+    match catalog.respond(request.as_bytes(), &mut out) {
+        Ok(()) => Ok(out),
+        Err(err) => {
+            assert!(out.is_empty(), "{request}: wrote before failing");
+            Err((err.code().to_string(), err.to_string()))
+        }
+    }
+}
+
+/// MCP servers published by others and dumped as their clients get them
+/// (`tests/catalogs/mcp-servers-2026-12/README.md`): five catalogs the reader refused whole
+/// before 2026-12-02, for a long description, a `format` on an integer, property names with
+/// dashes, and an annotation MCP does not define. Each loads; every tool in every shape answers
+/// a declaration or `unsupported`; each list is its tools' declarations joined, or
+/// `unsupported` when one of them is; the catalog's own `mcp` list, read again, answers every
+/// request byte for byte; and each rule that changed answers as it now should.
+#[test]
+fn published_catalogs_of_2026_12_load_and_answer() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/catalogs/mcp-servers-2026-12");
+    let shapes = [
+        ("openai", false),
+        ("openai", true),
+        ("openai_responses", false),
+        ("openai_responses", true),
+        ("anthropic", false),
+        ("anthropic", true),
+        ("gemini", false),
+        ("mcp", false),
+    ];
+    let files = [
+        "brave-search-mcp-server",
+        "chrome-devtools-mcp",
+        "context7-mcp",
+        "notion-mcp-server",
+        "server-sequential-thinking",
+    ];
+    for file in files {
+        let bytes = std::fs::read(dir.join(format!("{file}.json"))).unwrap();
+        let catalog =
+            RuntimeCatalog::from_bytes(&bytes).unwrap_or_else(|err| panic!("{file}: {err}"));
+        let names: Vec<String> = {
+            let read = tool_schema::catalog_file::read(&bytes).unwrap();
+            let model = read.model();
+            (0..model.tools.len())
+                .map(|tool| model.name(tool).to_string())
+                .collect()
+        };
+        let mut requests = Vec::new();
+        for (format, strict) in shapes {
+            let mut declarations = Vec::new();
+            for name in &names {
+                let request = format!(
+                    r#"{{"op":"tool_schema","tool":"{name}","format":"{format}","strict":{strict}}}"#
+                );
+                match published_answer(&catalog, &request) {
+                    Ok(answer) => {
+                        assert_eq!(answer.iter().filter(|&&b| b == b'\n').count(), 1);
+                        declarations.push(Some(answer[..answer.len() - 1].to_vec()));
+                    }
+                    Err((code, _)) => {
+                        assert_eq!(code, "unsupported", "{file}: {request}");
+                        declarations.push(None);
+                    }
+                }
+                requests.push(request);
+            }
+            let list = format!(r#"{{"op":"tool_list","format":"{format}","strict":{strict}}}"#);
+            match published_answer(&catalog, &list) {
+                Ok(answer) => {
+                    let joined: Option<Vec<Vec<u8>>> = declarations.into_iter().collect();
+                    let want = [
+                        b"[".to_vec(),
+                        joined
+                            .expect("a list of undeclarable tools")
+                            .join(&b","[..]),
+                        b"]\n".to_vec(),
+                    ]
+                    .concat();
+                    common::assert_same_bytes(&answer, &want, &format!("{file}: {list}"));
+                }
+                Err((code, _)) => assert_eq!(code, "unsupported", "{file}: {list}"),
+            }
+            requests.push(list);
+        }
+        let mcp_list = published_answer(&catalog, r#"{"op":"tool_list","format":"mcp"}"#).unwrap();
+        let again =
+            RuntimeCatalog::from_bytes(&mcp_list).unwrap_or_else(|err| panic!("{file}: {err}"));
+        for request in &requests {
+            assert_eq!(
+                published_answer(&again, request),
+                published_answer(&catalog, request),
+                "{file}: {request}"
+            );
+        }
+    }
+    let load = |file: &str| {
+        let bytes = std::fs::read(dir.join(format!("{file}.json"))).unwrap();
+        RuntimeCatalog::from_bytes(&bytes).unwrap()
+    };
+    let schema = |catalog: &RuntimeCatalog, tool: &str, format: &str| {
+        let request = format!(r#"{{"op":"tool_schema","tool":"{tool}","format":"{format}"}}"#);
+        published_answer(catalog, &request).map(|answer| String::from_utf8(answer).unwrap())
+    };
+    for (file, tool, characters) in [
+        ("context7-mcp", "resolve-library-id", 2006),
+        ("server-sequential-thinking", "sequentialthinking", 2781),
+    ] {
+        let catalog = load(file);
+        let (code, line) = schema(&catalog, tool, "openai").unwrap_err();
+        assert_eq!(code, "unsupported");
+        assert!(
+            line.contains(&format!("its description is {characters} characters")),
+            "{line}"
+        );
+        assert!(schema(&catalog, tool, "anthropic").is_ok());
+    }
+    let notion = load("notion-mcp-server");
+    assert!(schema(&notion, "API-post-search", "mcp")
+        .unwrap()
+        .contains(r#""format":"int32","type":"integer""#));
+    let brave = load("brave-search-mcp-server");
+    assert!(schema(&brave, "brave_llm_context", "mcp")
+        .unwrap()
+        .contains(r#""user-agent":{"#));
+    let (_, line) = schema(&brave, "brave_llm_context", "gemini").unwrap_err();
+    assert!(line.contains("is not one Gemini takes"), "{line}");
+    let devtools = load("chrome-devtools-mcp");
+    let list = published_answer(&devtools, r#"{"op":"tool_list","format":"mcp"}"#).unwrap();
+    assert!(!String::from_utf8(list).unwrap().contains("\"category\""));
+}
