@@ -17,16 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 const MANIFEST: &str = env!("CARGO_MANIFEST_DIR");
-const SHAPES: [(&str, bool); 8] = [
-    ("openai", false),
-    ("openai", true),
-    ("openai_responses", false),
-    ("openai_responses", true),
-    ("anthropic", false),
-    ("anthropic", true),
-    ("gemini", false),
-    ("mcp", false),
-];
+use common::SHAPES;
 
 /// The target directory of the builds named `name`.
 fn target_dir(name: &str) -> PathBuf {

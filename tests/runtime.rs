@@ -279,16 +279,6 @@ fn published_answer(catalog: &RuntimeCatalog, request: &str) -> Result<Vec<u8>, 
 #[test]
 fn published_catalogs_of_2026_12_load_and_answer() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/catalogs/mcp-servers-2026-12");
-    let shapes = [
-        ("openai", false),
-        ("openai", true),
-        ("openai_responses", false),
-        ("openai_responses", true),
-        ("anthropic", false),
-        ("anthropic", true),
-        ("gemini", false),
-        ("mcp", false),
-    ];
     let files = [
         "brave-search-mcp-server",
         "chrome-devtools-mcp",
@@ -308,7 +298,7 @@ fn published_catalogs_of_2026_12_load_and_answer() {
                 .collect()
         };
         let mut requests = Vec::new();
-        for (format, strict) in shapes {
+        for (format, strict) in common::SHAPES {
             let mut declarations = Vec::new();
             for name in &names {
                 let request = format!(

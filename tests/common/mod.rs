@@ -67,6 +67,18 @@ pub fn call_cases(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Every shape: each format, strict and not where it has a strict mode.
+pub const SHAPES: [(&str, bool); 8] = [
+    ("openai", false),
+    ("openai", true),
+    ("openai_responses", false),
+    ("openai_responses", true),
+    ("anthropic", false),
+    ("anthropic", true),
+    ("gemini", false),
+    ("mcp", false),
+];
+
 /// A catalog file for each structural rule the model relies on (the first of these were once
 /// checked a second time by a `const` block in `src/catalog.rs`, which failed with the
 /// compiler's multi-line E0080; the reader is now their only home), with the rule and the one
