@@ -82,10 +82,12 @@ impl RuntimeCatalog {
     /// refusal is the build's line (tool, JSON Pointer, rule). At most
     /// [`MAX_CATALOG`](crate::catalog_file::MAX_CATALOG) bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<RuntimeCatalog, CatalogError> {
-        let mut model = catalog_file::read(bytes)?;
-        model.shrink_to_fit();
+        let whole = catalog_file::read(bytes)?;
+        let rendered = wire::render(whole.model(), Layout::shared(2 * bytes.len()));
+        // Once rendered, only what the checkers and the review read is kept.
+        let model = whole.for_checking();
+        drop(whole);
         let view = model.model();
-        let rendered = wire::render(view, Layout::shared(2 * bytes.len()));
         let tools = view.tools.len();
         let index = catalog::index((0..tools).map(|tool| view.name(tool)));
         let optional: Vec<usize> = view

@@ -389,6 +389,218 @@ impl OwnedModel {
             len: text.len() as u32,
         }
     }
+
+    /// This model without what only the renderer reads: every node's annotations (`title`,
+    /// `default`...), the nodes no tool's arguments reach (`outputSchema`'s), and the tools'
+    /// fields that only MCP's declaration writes. What is left is what the call checkers, the
+    /// review and the name lookup read, in the same order, so they walk it as they walked the
+    /// whole. A catalog read at run time keeps this once it is rendered: a framework's catalog
+    /// gives every node a `title`, and pydantic's annotations and output schemas were a sixth of
+    /// the memory it kept.
+    pub fn for_checking(&self) -> OwnedModel {
+        let whole = self.model();
+        // The nodes the arguments reach, and the definitions' (a `$defs` stays with its node).
+        let mut reached = vec![false; self.nodes.len()];
+        let mut stack: Vec<NodeId> = self.tools.iter().map(|tool| tool.input).collect();
+        while let Some(id) = stack.pop() {
+            if std::mem::replace(&mut reached[id as usize], true) {
+                continue;
+            }
+            let node = whole.node(id);
+            stack.extend(whole.children(node));
+            if let Some((_, run)) = whole.rare(node).definitions {
+                stack.extend(whole.definitions(run).iter().map(|each| each.schema));
+            }
+        }
+        let mut kept = 0;
+        let new_id: Vec<NodeId> = reached
+            .iter()
+            .map(|&reached| {
+                kept += u32::from(reached);
+                if reached {
+                    kept - 1
+                } else {
+                    NodeId::MAX
+                }
+            })
+            .collect();
+        let mut to = OwnedModel {
+            nodes: Vec::with_capacity(kept as usize),
+            ..OwnedModel::default()
+        };
+        let id = |old: NodeId| new_id[old as usize];
+        let text = |to: &mut OwnedModel, old: Text| to.text(whole.str(old));
+        let scalar = |to: &mut OwnedModel, old: Scalar| match old {
+            Scalar::String(old) => Scalar::String(text(to, old)),
+            Scalar::Number(Number { text: old, value }) => Scalar::Number(Number {
+                text: text(to, old),
+                value,
+            }),
+            Scalar::Json(old) => Scalar::Json(text(to, old)),
+            Scalar::Boolean(_) | Scalar::Null => old,
+        };
+        let value = |to: &mut OwnedModel, at: u32| {
+            let copied = scalar(to, self.values[at as usize]);
+            OwnedModel::append(&mut to.values, [copied]).start
+        };
+        let subschemas = |to: &mut OwnedModel, run: Run| {
+            let ids = whole.subschemas(run).iter().map(|&old| id(old));
+            OwnedModel::append(&mut to.subschemas, ids)
+        };
+        for (old, _) in reached.iter().enumerate().filter(|(_, &reached)| reached) {
+            let Schema {
+                ty,
+                types,
+                type_form,
+                boolean,
+                description,
+                nullable,
+                enumeration,
+                any_of,
+                properties,
+                has_properties,
+                has_required,
+                additional,
+                items,
+                unique_items,
+                keywords,
+            } = self.nodes[old];
+            let description = description.map(|old| text(&mut to, old));
+            let enumeration = enumeration.map(|run| {
+                let copied: Vec<Scalar> = (whole.values(run).iter())
+                    .map(|&old| scalar(&mut to, old))
+                    .collect();
+                OwnedModel::append(&mut to.values, copied)
+            });
+            let any_of = any_of.map(|run| subschemas(&mut to, run));
+            let properties = {
+                let start = properties.start as usize;
+                let copied: Vec<Property> = self.properties[start..][..properties.len as usize]
+                    .iter()
+                    .map(
+                        |&Property {
+                             name,
+                             required,
+                             schema,
+                         }| Property {
+                            name: text(&mut to, name),
+                            required,
+                            schema: id(schema),
+                        },
+                    )
+                    .collect();
+                OwnedModel::append(&mut to.properties, copied)
+            };
+            let start = to.keywords.len() as u32;
+            let rare = &self.keywords[keywords.start as usize..][..usize::from(keywords.rare)];
+            for &keyword in rare {
+                let copied = match keyword {
+                    Keyword::Reference(old, target) => {
+                        Keyword::Reference(text(&mut to, old), id(target))
+                    }
+                    Keyword::Pattern(old) => Keyword::Pattern(text(&mut to, old)),
+                    Keyword::Format(old) => Keyword::Format(text(&mut to, old)),
+                    Keyword::Discriminator(old) => Keyword::Discriminator(text(&mut to, old)),
+                    Keyword::Constant(at) => Keyword::Constant(value(&mut to, at)),
+                    Keyword::Minimum(at) => Keyword::Minimum(value(&mut to, at)),
+                    Keyword::Maximum(at) => Keyword::Maximum(value(&mut to, at)),
+                    Keyword::ExclusiveMinimum(at) => Keyword::ExclusiveMinimum(value(&mut to, at)),
+                    Keyword::ExclusiveMaximum(at) => Keyword::ExclusiveMaximum(value(&mut to, at)),
+                    Keyword::MultipleOf(at) => Keyword::MultipleOf(value(&mut to, at)),
+                    Keyword::OneOf(run) => Keyword::OneOf(subschemas(&mut to, run)),
+                    Keyword::AllOf(run) => Keyword::AllOf(subschemas(&mut to, run)),
+                    Keyword::PrefixItems(form, run) => {
+                        Keyword::PrefixItems(form, subschemas(&mut to, run))
+                    }
+                    Keyword::Definitions(form, run) => {
+                        let copied: Vec<Definition> = (whole.definitions(run).iter())
+                            .map(|&Definition { name, schema }| Definition {
+                                name: text(&mut to, name),
+                                schema: id(schema),
+                            })
+                            .collect();
+                        Keyword::Definitions(form, OwnedModel::append(&mut to.definitions, copied))
+                    }
+                    Keyword::PropertyNames(target) => Keyword::PropertyNames(id(target)),
+                    Keyword::AdditionalItems(target) => Keyword::AdditionalItems(id(target)),
+                    Keyword::MinProperties(_)
+                    | Keyword::MaxProperties(_)
+                    | Keyword::MinItems(_)
+                    | Keyword::MaxItems(_)
+                    | Keyword::MinLength(_)
+                    | Keyword::MaxLength(_) => keyword,
+                    // Annotations are stored after the rare keywords, never among them.
+                    Keyword::Title(_)
+                    | Keyword::Comment(_)
+                    | Keyword::Default(_)
+                    | Keyword::Examples(_)
+                    | Keyword::Deprecated(_)
+                    | Keyword::ReadOnly(_)
+                    | Keyword::WriteOnly(_)
+                    | Keyword::Dialect(_) => continue,
+                };
+                to.keywords.push(copied);
+            }
+            let rare = (to.keywords.len() as u32 - start) as u16;
+            to.nodes.push(Schema {
+                ty,
+                types,
+                type_form,
+                boolean,
+                description,
+                nullable,
+                enumeration,
+                any_of,
+                properties,
+                has_properties,
+                has_required,
+                additional: additional.map(id),
+                items: items.map(id),
+                unique_items,
+                keywords: match rare {
+                    0 => Keywords::NONE,
+                    _ => Keywords {
+                        start,
+                        rare,
+                        annotations: 0,
+                    },
+                },
+            });
+        }
+        for &tool in &self.tools {
+            let Tool {
+                name,
+                description,
+                input,
+                hints,
+                title: _,
+                annotations_title: _,
+                output: _,
+                icons: _,
+                execution: _,
+                meta: _,
+                flat,
+                scalar_unions,
+            } = tool;
+            let tool = Tool {
+                name: text(&mut to, name),
+                description: text(&mut to, description),
+                input: id(input),
+                hints,
+                title: None,
+                annotations_title: None,
+                output: None,
+                icons: None,
+                execution: None,
+                meta: None,
+                flat,
+                scalar_unions,
+            };
+            to.tools.push(tool);
+        }
+        to.shrink_to_fit();
+        to
+    }
 }
 
 /// A tool: what the model sees of it.

@@ -380,3 +380,104 @@ fn published_catalogs_of_2026_12_load_and_answer() {
     let list = published_answer(&devtools, r#"{"op":"tool_list","format":"mcp"}"#).unwrap();
     assert!(!String::from_utf8(list).unwrap().contains("\"category\""));
 }
+
+/// A node as the checkers read it, its texts resolved, down to `depth` levels (a `$ref` may
+/// cycle): what `OwnedModel::for_checking` must keep alike.
+fn as_checked(model: tool_schema::schema::Model<'_>, id: u32, depth: usize) -> String {
+    let node = model.node(id);
+    let rare = model.rare(node);
+    let mut text = format!(
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+        node.ty,
+        node.types,
+        node.type_form,
+        node.boolean,
+        node.nullable,
+        node.unique_items,
+        node.has_properties,
+        node.has_required,
+        node.description.map(|text| model.str(text)),
+    );
+    if let Some(run) = node.enumeration {
+        text += &format!(" enum {:?}", model.values(run).len());
+    }
+    text += &format!(
+        " pattern {:?} format {:?} ref {:?} bounds {:?}",
+        rare.pattern.map(|text| model.str(text)),
+        rare.format.map(|text| model.str(text)),
+        rare.reference.map(|(text, _)| model.str(text)),
+        (
+            rare.min_length,
+            rare.max_length,
+            rare.min_items,
+            rare.max_items
+        ),
+    );
+    text += &format!(
+        " numbers {:?}",
+        [
+            rare.minimum,
+            rare.maximum,
+            rare.exclusive_minimum,
+            rare.exclusive_maximum
+        ]
+        .map(|number| number.map(|number| model.str(number.text)))
+    );
+    for property in model.properties(node) {
+        text += &format!(" [{} {}]", model.str(property.name), property.required);
+    }
+    if depth > 0 {
+        for child in model.children(node) {
+            text += &format!(" ({})", as_checked(model, child, depth - 1));
+        }
+    }
+    text
+}
+
+/// What a run-time catalog keeps once it is rendered (`OwnedModel::for_checking`): no
+/// annotation, no output schema, no field only MCP's declaration writes; the arguments' nodes
+/// read alike, and the review finds the same.
+#[test]
+fn a_catalog_kept_after_rendering_holds_what_the_checkers_read() {
+    let files = [
+        "tests/catalogs/pydantic/catalog.json",
+        "tests/catalogs/zod/catalog.json",
+        "tests/catalogs/mcp-servers/mcp-server-git.json",
+        "tests/catalogs/mcp-servers/github-mcp-server.json",
+        "tests/catalogs/bounds/catalog.json",
+    ];
+    for file in files {
+        let bytes = std::fs::read(Path::new(ROOT).join(file)).unwrap();
+        let whole = tool_schema::catalog_file::read(&bytes).unwrap();
+        let kept = whole.for_checking();
+        let (before, after) = (whole.model(), kept.model());
+        assert_eq!(
+            tool_schema::review::review(before),
+            tool_schema::review::review(after),
+            "{file}"
+        );
+        assert_eq!(before.tools.len(), after.tools.len());
+        for (tool, (was, is)) in before.tools.iter().zip(after.tools).enumerate() {
+            assert_eq!(before.name(tool), after.name(tool));
+            assert_eq!(before.str(was.description), after.str(is.description));
+            assert_eq!(
+                (was.hints, was.flat, was.scalar_unions),
+                (is.hints, is.flat, is.scalar_unions)
+            );
+            assert!(is.output.is_none() && is.title.is_none() && is.meta.is_none());
+            assert_eq!(
+                as_checked(before, was.input, 6),
+                as_checked(after, is.input, 6),
+                "{file}: {}",
+                before.name(tool)
+            );
+        }
+        assert!(kept.nodes.iter().all(|node| node.keywords.annotations == 0));
+        assert!(kept.text.len() <= whole.text.len() && kept.nodes.len() <= whole.nodes.len());
+        if file.contains("pydantic") {
+            // Its output schemas and titles are gone.
+            assert!(kept.nodes.len() < whole.nodes.len(), "{file}");
+            assert!(kept.keywords.len() < whole.keywords.len() / 2, "{file}");
+        }
+    }
+}
