@@ -136,9 +136,9 @@ fn layout(rendered: &wire::Rendered, tools: usize) -> String {
     }
     out.push_str("];\n");
     let spans = &rendered.spans;
-    let _ = writeln!(out, "static SPANS: [(u32, u32, bool); {}] = [", spans.len());
-    for (first, end, declared) in spans {
-        let _ = writeln!(out, "    ({first}, {end}, {declared}),");
+    let _ = writeln!(out, "static SPANS: [u32; {}] = [", spans.len());
+    for first in spans {
+        let _ = writeln!(out, "    {first},");
     }
     out.push_str("];\n");
     out

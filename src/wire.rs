@@ -1257,11 +1257,17 @@ pub(crate) struct Rendered {
     pub(crate) bytes: Vec<u8>,
     /// Runs of `bytes`; each answer is one or more in a row.
     pub(crate) pieces: Vec<(u32, u32)>,
-    /// The run of `pieces` of each declaration and its newline, at its [`slot`], and whether it
-    /// is one (`false`: the one piece is the reason it cannot be). Slots for strict in a format
-    /// without it stay `(0, 0, true)`.
-    pub(crate) spans: Vec<(u32, u32, bool)>,
+    /// Where each declaration's run of `pieces` (its newline at the end) starts, at its
+    /// [`slot`], with [`REASON`] set when its one piece is why it cannot be declared; it ends
+    /// where the next slot's starts, and one more entry ends the last. Answers are laid out in
+    /// slot order, so a start is all a slot needs: four bytes, where a `(first, end, declared)`
+    /// was twelve, a tenth of the memory a run-time catalog of many tools keeps. Slots for strict
+    /// in a format without it are empty runs.
+    pub(crate) spans: Vec<u32>,
 }
+
+/// The bit of a [`Rendered::spans`] entry that says its one piece is a reason, not an answer.
+pub(crate) const REASON: u32 = 1 << 31;
 
 /// A reason no longer than [`MAX_REASON`] bytes (a `$ref` it names may be long), ending in
 /// `...` where it was cut, so that an error can hold it whole.
@@ -1280,15 +1286,19 @@ impl Rendered {
     /// The longest `tool_list` answer over every shape, for `tools` tools: `[` and `]`, each
     /// declaration's newline paying for its comma, the last one's for the list's own newline.
     pub(crate) fn longest_list(&self, tools: usize) -> usize {
-        let length = |&(first, end, _): &(u32, u32, bool)| -> usize {
+        let length = |slot: usize| -> usize {
+            let (first, end) = (self.spans[slot] & !REASON, self.spans[slot + 1] & !REASON);
             self.pieces[first as usize..end as usize]
                 .iter()
                 .map(|&(start, end)| (end - start) as usize)
                 .sum()
         };
-        self.spans
-            .chunks(tools.max(1))
-            .map(|shape| 2 + shape.iter().map(length).sum::<usize>())
+        (0..Format::ALL.len() * 2)
+            .map(|shape| {
+                2 + (0..tools)
+                    .map(|tool| length(shape * tools + tool))
+                    .sum::<usize>()
+            })
             .max()
             .unwrap_or(0)
     }
@@ -1301,11 +1311,20 @@ impl Rendered {
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn render(model: Model<'_>, mut layout: Layout) -> Rendered {
     let tools = model.tools.len();
-    let mut spans = vec![(0, 0, true); Format::ALL.len() * 2 * tools];
+    let mut spans = Vec::with_capacity(Format::ALL.len() * 2 * tools + 1);
     let mut schemas: Vec<Option<Result<Vec<u8>, NotExpressible>>> = vec![None; RULES * tools];
     let mut declared = Json::default();
     let mut spare = Vec::new();
-    for shape in Shape::all() {
+    // In slot order: every format, non-strict then strict.
+    for shape in Format::ALL
+        .into_iter()
+        .flat_map(|format| [false, true].map(|strict| (format, strict)))
+    {
+        let Some(shape) = Shape::new(shape.0, shape.1) else {
+            let at = layout.pieces.len() as u32;
+            spans.extend(std::iter::repeat_n(at, tools));
+            continue;
+        };
         let rules = rules(shape);
         for (index, tool) in model.tools.iter().enumerate() {
             let schema = schemas[rules as usize * tools + index]
@@ -1315,20 +1334,18 @@ pub(crate) fn render(model: Model<'_>, mut layout: Layout) -> Rendered {
                 Ok(schema) => declaration(&mut declared, model, tool, shape, schema),
                 Err(reason) => Err(reason.clone()),
             };
+            debug_assert_eq!(spans.len(), slot(shape, index, tools));
             let span = match result {
                 Ok(parameters_at) => {
                     declared.raw(b"\n");
-                    let (first, end) = layout.add_declaration(&declared.bytes, parameters_at);
-                    (first, end, true)
+                    layout.add_declaration(&declared.bytes, parameters_at).0
                 }
-                Err(reason) => {
-                    let (first, end) = layout.add(cut_reason(&reason).as_bytes(), true);
-                    (first, end, false)
-                }
+                Err(reason) => layout.add(cut_reason(&reason).as_bytes(), true).0 | REASON,
             };
-            spans[slot(shape, index, tools)] = span;
+            spans.push(span);
         }
     }
+    spans.push(layout.pieces.len() as u32);
     let (bytes, pieces) = layout.finish();
     Rendered {
         bytes,

@@ -9,7 +9,7 @@
 //! shared between its shapes (`layout.rs`).
 
 use crate::catalog::TOOLS;
-use crate::wire::{slot, Shape};
+use crate::wire::{slot, Shape, REASON};
 use std::io::{self, Write};
 
 // `PIECES`, `SPANS` and `LONGEST_LIST`, from build.rs.
@@ -47,9 +47,10 @@ pub(crate) struct Declarations<'a> {
     pub(crate) bytes: &'a [u8],
     /// Runs of `bytes`, each answer one or more in a row.
     pub(crate) pieces: &'a [(u32, u32)],
-    /// Each declaration's run of pieces (its newline at the end of the last), in [`slot`]
-    /// order, and whether it is one: `false` when the one piece is the reason it cannot be.
-    pub(crate) spans: &'a [(u32, u32, bool)],
+    /// Where each declaration's run of pieces (its newline at the end of the last) starts, in
+    /// [`slot`] order, with [`REASON`] set when the one piece is why it cannot be; the next
+    /// entry is where it ends (`wire::Rendered::spans`).
+    pub(crate) spans: &'a [u32],
     /// How many tools.
     pub(crate) tools: usize,
 }
@@ -71,11 +72,11 @@ impl<'a> Declarations<'a> {
     /// [`not_expressible`], for this catalog.
     #[inline]
     pub(crate) fn not_expressible(self, tool: usize, shape: Shape) -> Option<&'a str> {
-        let (first, _, declared) = self.spans[slot(shape, tool, self.tools)];
-        if declared {
+        let first = self.spans[slot(shape, tool, self.tools)];
+        if first & REASON == 0 {
             return None;
         }
-        let (start, end) = self.pieces[first as usize];
+        let (start, end) = self.pieces[(first & !REASON) as usize];
         std::str::from_utf8(&self.bytes[start as usize..end as usize]).ok()
     }
 
@@ -87,7 +88,8 @@ impl<'a> Declarations<'a> {
     /// The pieces of the declaration of tool `tool`, a valid index, and its newline.
     #[inline]
     fn answer(self, tool: usize, shape: Shape) -> &'a [(u32, u32)] {
-        let (first, end, _) = self.spans[slot(shape, tool, self.tools)];
+        let slot = slot(shape, tool, self.tools);
+        let (first, end) = (self.spans[slot] & !REASON, self.spans[slot + 1] & !REASON);
         &self.pieces[first as usize..end as usize]
     }
 
