@@ -7,7 +7,8 @@
 //! and the same dispatch as the compiled-in catalog, as slices of what was rendered, with no
 //! allocation; calls by the same checkers (`quick_call.rs` and `check.rs` for flat tools,
 //! `validate.rs` for the rest), `quick_call.rs` over tables made here as the build makes the
-//! compiled-in catalog's.
+//! compiled-in catalog's. Once rendered, only what those read of the model is kept
+//! ([`OwnedModel::for_checking`]): annotations and output schemas are the renderer's alone.
 
 use crate::catalog::{self, Measure, Names, QuickTables};
 use crate::catalog_file::{self, CatalogError, MAX_CATALOG};

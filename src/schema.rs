@@ -1054,7 +1054,8 @@ pub struct Definition {
 /// One named property of an object node.
 #[derive(Clone, Copy, Debug)]
 pub struct Property {
-    /// `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`, a name every provider accepts as a property key.
+    /// `^[a-zA-Z0-9_.-]{1,64}$`, Anthropic's rule for a property key; Gemini's is narrower
+    /// ([`is_gemini_parameter_name`]), and that shape answers `unsupported` past it.
     pub name: Text,
     /// Listed in the object's `required`.
     pub required: bool,
