@@ -15,17 +15,21 @@ struct Counting;
 
 thread_local! {
     static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    /// Bytes allocated and not yet freed by this thread.
+    static LIVE: Cell<isize> = const { Cell::new(0) };
 }
 
-// SAFETY: every call is passed straight to the system allocator; counting touches only a
-// thread-local `Cell` with a const initializer, which never allocates.
+// SAFETY: every call is passed straight to the system allocator; counting touches only
+// thread-local `Cell`s with const initializers, which never allocate.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
+        let _ = LIVE.try_with(|live| live.set(live.get() + layout.size() as isize));
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        let _ = LIVE.try_with(|live| live.set(live.get() - layout.size() as isize));
         unsafe { System.dealloc(ptr, layout) }
     }
 }
@@ -284,6 +288,79 @@ fn a_catalog_read_at_run_time_allocates_nothing_per_request() {
         }
     }
     assert!(answered > 100, "{answered}");
+}
+
+/// Issue 19's memory line: a catalog read at run time keeps at most 4x its file's bytes on the
+/// heap. Every published catalog of `tests/catalogs`, as committed (pretty-printed, as a dump of
+/// `tools/list` usually is) and written compactly (as an MCP client receives it), but for the
+/// compact files of the framework catalogs, which keep more (`docs/performance.md`: pydantic
+/// 4.43x, zod 4.36x and 4.86x; issue 19 is open for them) and are held to 5x here so that they
+/// do not grow. Bytes kept do not depend on the machine or its load.
+#[test]
+fn a_catalog_read_at_run_time_keeps_at_most_four_times_its_file() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut files = vec![];
+    for folder in [
+        "mcp-servers",
+        "mcp-servers-2026-12",
+        "pydantic",
+        "zod",
+        "reasonix",
+    ] {
+        for entry in std::fs::read_dir(format!("{root}/tests/catalogs/{folder}")).unwrap() {
+            let path = entry.unwrap().path();
+            // reasonix/full.json has a tool OpenAI cannot declare, and loads as well.
+            if path.extension().is_some_and(|ext| ext == "json") {
+                files.push(path);
+            }
+        }
+    }
+    assert!(files.len() >= 17, "{files:?}");
+    for path in files {
+        let committed = std::fs::read(&path).unwrap();
+        let compact = compact_json(&committed);
+        let framework = ["pydantic", "zod"]
+            .iter()
+            .any(|name| path.to_string_lossy().contains(name));
+        for (bytes, most) in [
+            (&committed, 4.0),
+            (&compact, if framework { 5.0 } else { 4.0 }),
+        ] {
+            let before = LIVE.with(Cell::get);
+            let catalog = tool_schema::RuntimeCatalog::from_bytes(bytes).unwrap();
+            let kept = LIVE.with(Cell::get) - before;
+            drop(catalog);
+            let ratio = kept as f64 / bytes.len() as f64;
+            assert!(
+                ratio <= most,
+                "{}: {} bytes keep {kept} ({ratio:.2}x)",
+                path.display(),
+                bytes.len()
+            );
+        }
+        assert!(compact.len() < committed.len(), "{}", path.display());
+    }
+}
+
+/// `bytes` (JSON) with the whitespace between tokens left out.
+fn compact_json(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for &byte in bytes {
+        if in_string {
+            out.push(byte);
+            match (escaped, byte) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+        } else if !matches!(byte, b' ' | b'\n' | b'\r' | b'\t') {
+            in_string = byte == b'"';
+            out.push(byte);
+        }
+    }
+    out
 }
 
 /// Issue 17's nested and union calls, as the quick path reads them: seed 003's `todo_write`
