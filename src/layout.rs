@@ -18,6 +18,7 @@
 //! split apart from the wrapper around them, so that no shape's wrapper keeps them from being
 //! shared (`Layout::add_declaration`).
 
+use crate::schema::{OwnedModel, Text};
 use crate::tokenizer::byte_from;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -161,6 +162,72 @@ impl Layout {
         self.bytes.shrink_to_fit();
         self.pieces.shrink_to_fit();
         (self.bytes, self.pieces)
+    }
+}
+
+/// The strings of a catalog's laid-out answers, and those added after them, by their text: so
+/// that the model a run-time catalog keeps beside its answers borrows its strings from them
+/// (`OwnedModel::for_checking`) rather than holding them twice. GitHub's MCP server's catalog
+/// kept 38 KB of strings, most of them descriptions and property names its answers hold.
+pub(crate) struct Strings {
+    starts: HashMap<u64, u32, BuildHasherDefault<Passed>>,
+}
+
+impl Strings {
+    /// Every string literal without an escape in `answers`, the first of each text. The
+    /// buffer also holds reasons (plain text), whose quotes may pair up wrongly: a place found
+    /// is only where to look, and [`Strings::intern`] compares.
+    pub(crate) fn of(answers: &[u8]) -> Strings {
+        let mut starts = HashMap::default();
+        starts.reserve(answers.len() / 16);
+        let mut at = 0;
+        loop {
+            let open = byte_from::<b'"'>(answers, at);
+            let mut close = byte_from::<b'"'>(answers, open + 1);
+            if close >= answers.len() {
+                break;
+            }
+            let literal = &answers[open + 1..close];
+            if !literal.contains(&b'\\') {
+                starts.entry(hash(literal)).or_insert(open as u32 + 1);
+            } else {
+                // A quote after an odd number of backslashes is inside the string.
+                let escaped = |close: usize| {
+                    let before = &answers[open + 1..close.min(answers.len())];
+                    before
+                        .iter()
+                        .rev()
+                        .take_while(|&&byte| byte == b'\\')
+                        .count()
+                        % 2
+                        == 1
+                };
+                while close < answers.len() && escaped(close) {
+                    close = byte_from::<b'"'>(answers, close + 1);
+                }
+            }
+            at = close + 1;
+        }
+        Strings { starts }
+    }
+
+    /// Where `wanted` is in `text`: where the answers (the start of `text`) or an earlier call
+    /// put it, else at the end, added.
+    pub(crate) fn intern(&mut self, text: &mut String, wanted: &str) -> Text {
+        let len = wanted.len() as u32;
+        let hash = hash(wanted.as_bytes());
+        if let Some(&start) = self.starts.get(&hash) {
+            if text
+                .as_bytes()
+                .get(start as usize..)
+                .is_some_and(|at| at.starts_with(wanted.as_bytes()))
+            {
+                return Text { start, len };
+            }
+        }
+        let added = OwnedModel::push_text(text, wanted);
+        self.starts.entry(hash).or_insert(added.start);
+        added
     }
 }
 
@@ -388,5 +455,24 @@ mod tests {
         assert_eq!(whole.add(text, false), (0, 1));
         assert_eq!(shared.add(text, true), (0, 1));
         assert_eq!(shared.add(text, true), (1, 2));
+    }
+
+    #[test]
+    fn a_string_the_answers_hold_whole_is_found_there_and_others_added_once() {
+        let answers = r#"{"description":"Reads a file.","name":"read_\"quoted\"","x":"a"}"#;
+        let mut text = answers.to_string();
+        let mut strings = Strings::of(answers.as_bytes());
+        let found = strings.intern(&mut text, "Reads a file.");
+        assert_eq!((found.start, found.len), (16, 13));
+        assert_eq!(strings.intern(&mut text, "name").start, 32);
+        assert_eq!(text, answers, "nothing added for strings the answers hold");
+        // Held only escaped, or only in part: added at the end, once.
+        for wanted in ["read_\"quoted\"", "Reads", "quoted"] {
+            let added = strings.intern(&mut text, wanted);
+            assert_eq!(added.start as usize, text.len() - wanted.len());
+            assert_eq!(&text[added.start as usize..][..wanted.len()], wanted);
+            assert_eq!(strings.intern(&mut text, wanted), added);
+        }
+        assert_eq!(text.len(), answers.len() + 13 + 5 + 6);
     }
 }

@@ -8,12 +8,14 @@
 //! allocation; calls by the same checkers (`quick_call.rs` and `check.rs` for flat tools,
 //! `validate.rs` for the rest), `quick_call.rs` over tables made here as the build makes the
 //! compiled-in catalog's. Once rendered, only what those read of the model is kept
-//! ([`OwnedModel::for_checking`]): annotations and output schemas are the renderer's alone.
+//! ([`OwnedModel::for_checking`]): annotations and output schemas are the renderer's alone. And
+//! the kept model's text starts with the rendered answers, so a string they hold whole (a
+//! description, a property's name) is read from them, not kept twice (`layout::Strings`).
 
 use crate::catalog::{self, Measure, Names, QuickTables};
 use crate::catalog_file::{self, CatalogError, MAX_CATALOG};
 use crate::error::Error;
-use crate::layout::Layout;
+use crate::layout::{self, Layout};
 use crate::quick_call;
 use crate::request;
 use crate::respond;
@@ -41,9 +43,15 @@ use std::path::Path;
 /// # Ok::<(), tool_schema::Error>(())
 /// ```
 pub struct RuntimeCatalog {
+    /// What the checkers read. Its text starts with the answers: every declaration in every
+    /// shape, or why a shape cannot express it, laid out by `layout.rs`. The model's strings
+    /// that the answers hold whole are read from there.
     model: OwnedModel,
-    /// Every declaration in every shape, or why a shape cannot express it, and where each sits.
-    rendered: wire::Rendered,
+    /// How many bytes of the model's text are the answers.
+    answers: usize,
+    /// The answers' pieces, and where each slot's run of them starts ([`wire::Rendered`]).
+    pieces: Vec<(u32, u32)>,
+    spans: Vec<u32>,
     /// The tools' names, hashed as the compiled-in catalog's are.
     index: Vec<(u32, u32)>,
     /// Each tool's optional properties, for Anthropic strict's limits, and their sum.
@@ -85,9 +93,26 @@ impl RuntimeCatalog {
     pub fn from_bytes(bytes: &[u8]) -> Result<RuntimeCatalog, CatalogError> {
         let whole = catalog_file::read(bytes)?;
         let rendered = wire::render(whole.model(), Layout::shared(2 * bytes.len()));
-        // Once rendered, only what the checkers and the review read is kept.
-        let model = whole.for_checking();
-        drop(whole);
+        let longest = rendered.longest_list(whole.tools.len());
+        let wire::Rendered {
+            bytes: answers,
+            pieces,
+            spans,
+        } = rendered;
+        // The renderer writes UTF-8, and cuts its answers into pieces at ASCII bytes only.
+        let Ok(answers) = String::from_utf8(answers) else {
+            return Err(CatalogError {
+                tool: None,
+                pointer: String::new(),
+                rule: "rendered answers that are not UTF-8: a bug of this program".to_string(),
+            });
+        };
+        // Once rendered, only what the checkers and the review read is kept, and the answers
+        // are the start of its text: a string they hold is not kept again.
+        let mut strings = layout::Strings::of(answers.as_bytes());
+        let answers_len = answers.len();
+        let model = whole.for_checking(answers, |text, wanted| strings.intern(text, wanted));
+        drop((whole, strings));
         let view = model.model();
         let tools = view.tools.len();
         let index = catalog::index((0..tools).map(|tool| view.name(tool)));
@@ -98,7 +123,6 @@ impl RuntimeCatalog {
             .collect();
         let optional_in_all = optional.iter().sum();
         let patterns = verdict::patterns(view);
-        let longest = rendered.longest_list(tools);
         let within = |tool: &crate::schema::Tool, measure, most| {
             catalog::along(view, view.input(tool), measure) <= most
         };
@@ -151,7 +175,9 @@ impl RuntimeCatalog {
             valid_ends,
             flat,
             model,
-            rendered,
+            answers: answers_len,
+            pieces,
+            spans,
             index,
             optional,
             optional_in_all,
@@ -219,9 +245,9 @@ impl RuntimeCatalog {
             }
         };
         let declarations = Declarations {
-            bytes: &self.rendered.bytes,
-            pieces: &self.rendered.pieces,
-            spans: &self.rendered.spans,
+            bytes: &self.model.text.as_bytes()[..self.answers],
+            pieces: &self.pieces,
+            spans: &self.spans,
             tools: self.len(),
         };
         let patterns = |pattern: Text, text: &str| verdict::matches(&self.patterns, pattern, text);

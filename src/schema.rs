@@ -382,8 +382,13 @@ impl OwnedModel {
     /// Adds `text` to the text and returns its span. Equal strings are not shared: the text is
     /// at most the catalog's size, which the reader bounds.
     pub fn text(&mut self, text: &str) -> Text {
-        let start = self.text.len() as u32;
-        self.text.push_str(text);
+        OwnedModel::push_text(&mut self.text, text)
+    }
+
+    /// Adds `text` to the end of `to`, and returns its span there.
+    pub fn push_text(to: &mut String, text: &str) -> Text {
+        let start = to.len() as u32;
+        to.push_str(text);
         Text {
             start,
             len: text.len() as u32,
@@ -397,7 +402,16 @@ impl OwnedModel {
     /// whole. A catalog read at run time keeps this once it is rendered: a framework's catalog
     /// gives every node a `title`, and pydantic's annotations and output schemas were a sixth of
     /// the memory it kept.
-    pub fn for_checking(&self) -> OwnedModel {
+    ///
+    /// The kept text starts with `text`, and `intern` keeps each string in it, where it may
+    /// find the string already ([`OwnedModel::push_text`] copies every one): a run-time catalog
+    /// passes its rendered answers, which hold most of the model's strings between quotes, so
+    /// that a description is kept once, not twice.
+    pub fn for_checking(
+        &self,
+        text: String,
+        intern: impl FnMut(&mut String, &str) -> Text,
+    ) -> OwnedModel {
         let whole = self.model();
         // The nodes the arguments reach, and the definitions' (a `$defs` stays with its node).
         let mut reached = vec![false; self.nodes.len()];
@@ -425,11 +439,14 @@ impl OwnedModel {
             })
             .collect();
         let mut to = OwnedModel {
+            text,
             nodes: Vec::with_capacity(kept as usize),
             ..OwnedModel::default()
         };
         let id = |old: NodeId| new_id[old as usize];
-        let text = |to: &mut OwnedModel, old: Text| to.text(whole.str(old));
+        let intern = std::cell::RefCell::new(intern);
+        let text =
+            |to: &mut OwnedModel, old: Text| (intern.borrow_mut())(&mut to.text, whole.str(old));
         let scalar = |to: &mut OwnedModel, old: Scalar| match old {
             Scalar::String(old) => Scalar::String(text(to, old)),
             Scalar::Number(Number { text: old, value }) => Scalar::Number(Number {

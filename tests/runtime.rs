@@ -449,7 +449,7 @@ fn a_catalog_kept_after_rendering_holds_what_the_checkers_read() {
     for file in files {
         let bytes = std::fs::read(Path::new(ROOT).join(file)).unwrap();
         let whole = tool_schema::catalog_file::read(&bytes).unwrap();
-        let kept = whole.for_checking();
+        let kept = whole.for_checking(String::new(), tool_schema::schema::OwnedModel::push_text);
         let (before, after) = (whole.model(), kept.model());
         assert_eq!(
             tool_schema::review::review(before),
