@@ -130,9 +130,10 @@ fn layout(rendered: &wire::Rendered, tools: usize) -> String {
     let longest = rendered.longest_list(tools);
     let _ = writeln!(out, "const LONGEST_LIST: usize = {longest};");
     let pieces = &rendered.pieces;
-    let _ = writeln!(out, "static PIECES: [(u32, u32); {}] = [", pieces.len());
-    for (start, end) in pieces {
-        let _ = writeln!(out, "    ({start}, {end}),");
+    let _ = writeln!(out, "static PIECES: [Piece; {}] = [", pieces.len());
+    for piece in pieces {
+        let (start, len) = (piece.start(), piece.end() - piece.start());
+        let _ = writeln!(out, "    Piece::new({start}, {len}),");
     }
     out.push_str("];\n");
     let spans = &rendered.spans;

@@ -50,7 +50,7 @@ pub struct RuntimeCatalog {
     /// How many bytes of the model's text are the answers.
     answers: usize,
     /// The answers' pieces, and where each slot's run of them starts ([`wire::Rendered`]).
-    pieces: Vec<(u32, u32)>,
+    pieces: Vec<layout::Piece>,
     spans: Vec<u32>,
     /// The tools' names, hashed as the compiled-in catalog's are.
     index: Vec<(u32, u32)>,

@@ -1256,7 +1256,7 @@ pub(crate) struct Rendered {
     /// The bytes of every answer, laid out by `layout.rs`: whole, or shared between shapes.
     pub(crate) bytes: Vec<u8>,
     /// Runs of `bytes`; each answer is one or more in a row.
-    pub(crate) pieces: Vec<(u32, u32)>,
+    pub(crate) pieces: Vec<crate::layout::Piece>,
     /// Where each declaration's run of `pieces` (its newline at the end) starts, at its
     /// [`slot`], with [`REASON`] set when its one piece is why it cannot be declared; it ends
     /// where the next slot's starts, and one more entry ends the last. Answers are laid out in
@@ -1290,7 +1290,7 @@ impl Rendered {
             let (first, end) = (self.spans[slot] & !REASON, self.spans[slot + 1] & !REASON);
             self.pieces[first as usize..end as usize]
                 .iter()
-                .map(|&(start, end)| (end - start) as usize)
+                .map(|piece| (piece.end() - piece.start()) as usize)
                 .sum()
         };
         (0..Format::ALL.len() * 2)

@@ -9,6 +9,7 @@
 //! shared between its shapes (`layout.rs`).
 
 use crate::catalog::TOOLS;
+use crate::layout::Piece;
 use crate::wire::{slot, Shape, REASON};
 use std::io::{self, Write};
 
@@ -46,7 +47,7 @@ pub(crate) struct Declarations<'a> {
     /// The bytes of every answer.
     pub(crate) bytes: &'a [u8],
     /// Runs of `bytes`, each answer one or more in a row.
-    pub(crate) pieces: &'a [(u32, u32)],
+    pub(crate) pieces: &'a [Piece],
     /// Where each declaration's run of pieces (its newline at the end of the last) starts, in
     /// [`slot`] order, with [`REASON`] set when the one piece is why it cannot be; the next
     /// entry is where it ends (`wire::Rendered::spans`).
@@ -63,10 +64,17 @@ impl<'a> Declarations<'a> {
         if tool >= self.tools || self.not_expressible(tool, shape).is_some() {
             return None;
         }
-        match self.answer(tool, shape) {
-            [(start, end)] => Some(&self.bytes[*start as usize..*end as usize - 1]),
-            _ => None,
-        }
+        let (start, end) = self.whole(self.answer(tool, shape))?;
+        Some(&self.bytes[start as usize..end as usize - 1])
+    }
+
+    /// Where `pieces` start and end, when each starts where the one before ends (a whole
+    /// answer longer than a piece is several).
+    #[inline]
+    fn whole(self, pieces: &[Piece]) -> Option<(u32, u32)> {
+        let (first, last) = (pieces.first()?, pieces.last()?);
+        let contiguous = pieces.windows(2).all(|two| two[0].end() == two[1].start());
+        contiguous.then(|| (first.start(), last.end()))
     }
 
     /// [`not_expressible`], for this catalog.
@@ -76,7 +84,7 @@ impl<'a> Declarations<'a> {
         if first & REASON == 0 {
             return None;
         }
-        let (start, end) = self.pieces[(first & !REASON) as usize];
+        let (start, end) = self.whole(self.answer(tool, shape))?;
         std::str::from_utf8(&self.bytes[start as usize..end as usize]).ok()
     }
 
@@ -87,7 +95,7 @@ impl<'a> Declarations<'a> {
 
     /// The pieces of the declaration of tool `tool`, a valid index, and its newline.
     #[inline]
-    fn answer(self, tool: usize, shape: Shape) -> &'a [(u32, u32)] {
+    fn answer(self, tool: usize, shape: Shape) -> &'a [Piece] {
         let slot = slot(shape, tool, self.tools);
         let (first, end) = (self.spans[slot] & !REASON, self.spans[slot + 1] & !REASON);
         &self.pieces[first as usize..end as usize]
@@ -95,16 +103,15 @@ impl<'a> Declarations<'a> {
 
     /// Writes pieces, the last without its last `cut` bytes.
     #[inline]
-    fn write(self, out: &mut impl Write, pieces: &[(u32, u32)], cut: u32) -> io::Result<()> {
-        let piece = |&(start, end): &(u32, u32)| &self.bytes[start as usize..end as usize];
+    fn write(self, out: &mut impl Write, pieces: &[Piece], cut: u32) -> io::Result<()> {
         match pieces {
             // A compiled-in catalog's answer, and the first shape's of a run-time one.
-            [(start, end)] => out.write_all(&self.bytes[*start as usize..(end - cut) as usize]),
+            [one] => out.write_all(&self.bytes[one.start() as usize..(one.end() - cut) as usize]),
             [before @ .., last] => {
                 for each in before {
-                    out.write_all(piece(each))?;
+                    out.write_all(each.of(self.bytes))?;
                 }
-                let last = piece(last);
+                let last = last.of(self.bytes);
                 out.write_all(&last[..last.len() - cut as usize])
             }
             [] => Ok(()),
@@ -158,5 +165,30 @@ mod tests {
         assert!(rendered.bytes == RENDERED, "the rendering differs");
         assert_eq!(rendered.pieces, PIECES);
         assert_eq!(rendered.spans, SPANS);
+    }
+
+    /// A whole answer longer than a piece is several pieces in a row, and still one slice.
+    #[test]
+    fn a_whole_answer_of_several_pieces_is_one_declaration() {
+        let mut layout = crate::layout::Layout::whole();
+        let mut long = vec![b'x'; 3 * Piece::MAX_LEN as usize];
+        long.push(b'\n');
+        let (first, end) = layout.add(&long, false);
+        assert_eq!(end - first, 4);
+        let spans = [first, end];
+        let declarations = Declarations {
+            bytes: &layout.bytes,
+            pieces: &layout.pieces,
+            spans: &spans,
+            tools: 1,
+        };
+        let shape = Shape::new(crate::wire::Format::OpenAi, false).unwrap();
+        assert_eq!(
+            declarations.declaration(0, shape),
+            Some(&long[..long.len() - 1])
+        );
+        let mut out = Vec::new();
+        declarations.write_tool(&mut out, 0, shape).unwrap();
+        assert_eq!(out, long);
     }
 }
