@@ -291,11 +291,11 @@ fn a_catalog_read_at_run_time_allocates_nothing_per_request() {
 }
 
 /// Issue 19's memory line: a catalog read at run time keeps at most 4x its file's bytes on the
-/// heap. Every published catalog of `tests/catalogs`, as committed (pretty-printed, as a dump of
-/// `tools/list` usually is) and written compactly (as an MCP client receives it), but for the
-/// compact files of the framework catalogs, which keep more (`docs/performance.md`: pydantic
-/// 4.43x, zod 4.36x and 4.86x; issue 19 is open for them) and are held to 5x here so that they
-/// do not grow. Bytes kept do not depend on the machine or its load.
+/// heap. Every published catalog of `tests/catalogs` and the framework catalogs, as committed
+/// (pretty-printed, as a dump of `tools/list` usually is) and written compactly (as an MCP
+/// client receives it), but for one file: zod's `catalog-direct.json` written compactly keeps
+/// 4.09x (`docs/performance.md`; issue 19 is open for it), held to 4.2x here so that it does
+/// not grow. Bytes kept do not depend on the machine or its load.
 #[test]
 fn a_catalog_read_at_run_time_keeps_at_most_four_times_its_file() {
     let root = env!("CARGO_MANIFEST_DIR");
@@ -319,13 +319,8 @@ fn a_catalog_read_at_run_time_keeps_at_most_four_times_its_file() {
     for path in files {
         let committed = std::fs::read(&path).unwrap();
         let compact = compact_json(&committed);
-        let framework = ["pydantic", "zod"]
-            .iter()
-            .any(|name| path.to_string_lossy().contains(name));
-        for (bytes, most) in [
-            (&committed, 4.0),
-            (&compact, if framework { 5.0 } else { 4.0 }),
-        ] {
+        let over = path.ends_with("zod/catalog-direct.json");
+        for (bytes, most) in [(&committed, 4.0), (&compact, if over { 4.2 } else { 4.0 })] {
             let before = LIVE.with(Cell::get);
             let catalog = tool_schema::RuntimeCatalog::from_bytes(bytes).unwrap();
             let kept = LIVE.with(Cell::get) - before;
