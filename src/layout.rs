@@ -230,7 +230,8 @@ impl Layout {
 /// (`OwnedModel::for_checking`) rather than holding them twice. GitHub's MCP server's catalog
 /// kept 38 KB of strings, most of them descriptions and property names its answers hold.
 pub(crate) struct Strings {
-    starts: HashMap<u64, u32, BuildHasherDefault<Passed>>,
+    /// Where each string starts, and its length, by a hash of its bytes.
+    starts: HashMap<u64, (u32, u32), BuildHasherDefault<Passed>>,
 }
 
 impl Strings {
@@ -249,7 +250,8 @@ impl Strings {
             }
             let literal = &answers[open + 1..close];
             if !literal.contains(&b'\\') {
-                starts.entry(hash(literal)).or_insert(open as u32 + 1);
+                let place = (open as u32 + 1, literal.len() as u32);
+                starts.entry(hash(literal)).or_insert(place);
             } else {
                 // A quote after an odd number of backslashes is inside the string.
                 let escaped = |close: usize| {
@@ -276,17 +278,16 @@ impl Strings {
     pub(crate) fn intern(&mut self, text: &mut String, wanted: &str) -> Text {
         let len = wanted.len() as u32;
         let hash = hash(wanted.as_bytes());
-        if let Some(&start) = self.starts.get(&hash) {
-            if text
-                .as_bytes()
-                .get(start as usize..)
-                .is_some_and(|at| at.starts_with(wanted.as_bytes()))
-            {
+        // The same length and bytes: two different strings never share a start, so a
+        // pattern's start names one pattern (`verdict::matches`).
+        if let Some(&(start, found)) = self.starts.get(&hash) {
+            let place = start as usize..(start + found) as usize;
+            if found == len && text.as_bytes().get(place) == Some(wanted.as_bytes()) {
                 return Text { start, len };
             }
         }
         let added = OwnedModel::push_text(text, wanted);
-        self.starts.entry(hash).or_insert(added.start);
+        self.starts.entry(hash).or_insert((added.start, len));
         added
     }
 }
@@ -531,6 +532,14 @@ mod tests {
             assert_eq!(strings.intern(&mut text, wanted), added);
         }
         assert_eq!(text.len(), answers.len() + 13 + 5 + 6);
+        // A longer string found under the same hash (a collision, made here by hand) is not it.
+        let mut strings = Strings::of(answers.as_bytes());
+        strings.starts.insert(hash(b"Reads a"), (16, 13));
+        let mut text = answers.to_string();
+        assert_eq!(
+            strings.intern(&mut text, "Reads a").start as usize,
+            answers.len()
+        );
     }
 
     #[test]
