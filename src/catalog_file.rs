@@ -868,9 +868,11 @@ impl SchemaReader<'_> {
                 "the arguments must be an object: give \"type\": \"object\", or no type".into(),
             ));
         }
-        // A root without `type` is an object (below), so its keywords must apply to objects:
-        // every shape writes `"type": "object"` there, and the `mcp` shape must read again.
-        let (types, type_form) = if input {
+        // A root without `type` is an object (below), so its keywords and values must apply to
+        // objects: every shape writes `"type": "object"` there, MCP's `outputSchema` too, and
+        // the `mcp` shape must read again (an output root's `examples` of strings did not).
+        let object_root = input || (id == self.root && type_form == TypeForm::Absent);
+        let (types, type_form) = if object_root {
             (Types::of(Type::Object), TypeForm::One)
         } else {
             (types, type_form)

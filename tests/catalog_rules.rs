@@ -404,6 +404,22 @@ fn types() {
         r#"tool "t": /inputSchema/minItems: "minItems" applies to array schemas, not object"#
     );
     accepted(&with_schema(r#"{"minProperties":1,"title":"t"}"#));
+    // So is an `outputSchema` root without type, which the `mcp` shape writes as an object:
+    // the runtime fuzz target found one whose `examples` were strings, accepted, and its `mcp`
+    // list refused.
+    let with_output = |output: &str| {
+        format!(r#"[{{"name":"t","description":"d","inputSchema":{{}},"outputSchema":{output}}}]"#)
+    };
+    assert_eq!(
+        refusal(&with_output(r#"{"properties":{},"examples":["a"]}"#)),
+        r#"tool "t": /outputSchema/examples/0: does not fit its own schema: must be an object"#
+    );
+    assert_eq!(
+        refusal(&with_output(r#"{"maxLength":3}"#)),
+        r#"tool "t": /outputSchema/maxLength: "maxLength" applies to string schemas, not object"#
+    );
+    accepted(&with_output(r#"{"properties":{},"examples":[{}]}"#));
+    accepted(&with_output(r#"{"type":"string","maxLength":3}"#));
     // A root without type (`{}` too) is an object with no declared properties; a list of types,
     // `null` and boolean schemas are JSON Schema's.
     accepted(&with_schema("{}"));
