@@ -207,9 +207,16 @@ pub(crate) fn describe(
                 Step::Key(literal) => {
                     out.write_char('/')?;
                     let mut ok = Ok(());
+                    // A key may hold any character: a control one is written as JSON writes
+                    // it, so that the message stays one line.
                     decode(literal, |c| {
                         if ok.is_ok() {
-                            ok = out.write_char(c);
+                            ok = match c {
+                                c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
+                                    write!(out, "\\u{:04x}", c as u32)
+                                }
+                                c => out.write_char(c),
+                            };
                         }
                     });
                     ok?;

@@ -419,6 +419,14 @@ fn types() {
         r#"tool "t": /outputSchema/maxLength: "maxLength" applies to string schemas, not object"#
     );
     accepted(&with_output(r#"{"properties":{},"examples":[{}]}"#));
+    // A value's key that holds a newline is shown escaped, so the line stays one (the catalog
+    // target found a `const` object with such a key).
+    assert_eq!(
+        refusal(&with_schema(
+            r#"{"properties":{},"additionalProperties":false,"const":{"a\nb":1}}"#
+        )),
+        r#"tool "t": /inputSchema/const: does not fit its own schema: at /a\u000ab: no value is allowed here"#
+    );
     accepted(&with_output(r#"{"type":"string","maxLength":3}"#));
     // A root without type (`{}` too) is an object with no declared properties; a list of types,
     // `null` and boolean schemas are JSON Schema's.
