@@ -244,7 +244,7 @@ impl Strings {
         let mut at = 0;
         loop {
             let open = byte_from::<b'"'>(answers, at);
-            let mut close = byte_from::<b'"'>(answers, open + 1);
+            let close = closing_quote(answers, open);
             if close >= answers.len() {
                 break;
             }
@@ -252,21 +252,6 @@ impl Strings {
             if !literal.contains(&b'\\') {
                 let place = (open as u32 + 1, literal.len() as u32);
                 starts.entry(hash(literal)).or_insert(place);
-            } else {
-                // A quote after an odd number of backslashes is inside the string.
-                let escaped = |close: usize| {
-                    let before = &answers[open + 1..close.min(answers.len())];
-                    before
-                        .iter()
-                        .rev()
-                        .take_while(|&&byte| byte == b'\\')
-                        .count()
-                        % 2
-                        == 1
-                };
-                while close < answers.len() && escaped(close) {
-                    close = byte_from::<b'"'>(answers, close + 1);
-                }
             }
             at = close + 1;
         }
@@ -294,8 +279,7 @@ impl Strings {
 
 /// Calls `each` with the parts of `answer`, in order: every string literal of at least
 /// [`SHARED_STRING`] bytes, and the runs between them, each cut again before a `{` or a `,`
-/// outside a string where at least [`SHARED_STRUCTURE`] bytes come before it. A `"` inside a
-/// string is escaped: an odd number of `\\` before it.
+/// outside a string where at least [`SHARED_STRUCTURE`] bytes come before it.
 ///
 /// The cuts let two shapes share a subschema, or the rest of an object's members, that they
 /// write alike even when what comes before differs (strict mode's
@@ -319,19 +303,7 @@ fn split(answer: &[u8], mut each: impl FnMut(&[u8])) {
         if open >= answer.len() {
             break;
         }
-        let mut close = open + 1;
-        loop {
-            close = byte_from::<b'"'>(answer, close);
-            let backslashes = answer[open + 1..close.min(answer.len())]
-                .iter()
-                .rev()
-                .take_while(|&&byte| byte == b'\\')
-                .count();
-            if close >= answer.len() || backslashes % 2 == 0 {
-                break;
-            }
-            close += 1;
-        }
+        let close = closing_quote(answer, open);
         let end = (close + 1).min(answer.len());
         if end - open >= SHARED_STRING {
             if open > run {
@@ -344,6 +316,27 @@ fn split(answer: &[u8], mut each: impl FnMut(&[u8])) {
     }
     if run < answer.len() {
         each(&answer[run..]);
+    }
+}
+
+/// Where the string literal whose `"` is at `open` ends: the next `"` after an even number of
+/// `\\` (after an odd number it is inside the string), or the length when none does.
+fn closing_quote(bytes: &[u8], open: usize) -> usize {
+    let mut close = open + 1;
+    loop {
+        close = byte_from::<b'"'>(bytes, close);
+        if close >= bytes.len() {
+            return bytes.len();
+        }
+        let backslashes = bytes[open + 1..close]
+            .iter()
+            .rev()
+            .take_while(|&&byte| byte == b'\\')
+            .count();
+        if backslashes % 2 == 0 {
+            return close;
+        }
+        close += 1;
     }
 }
 
@@ -559,5 +552,36 @@ mod tests {
                 .iter()
                 .all(|piece| piece.end() - piece.start() <= Piece::MAX_LEN));
         }
+    }
+
+    #[test]
+    fn a_literal_ends_at_the_first_quote_after_an_even_number_of_backslashes() {
+        // Each case: the bytes, from an opening quote at 0, and where the literal closes.
+        let cases: [(&[u8], usize); 6] = [
+            (br#""plain","#, 6),
+            (br#""a\"b","#, 5),
+            (br#""a\\"b""#, 4),
+            (br#""a\\\"b","#, 7),
+            (br#""\\\\""#, 5),
+            (br#""never closed\""#, 15),
+        ];
+        for (bytes, close) in cases {
+            assert_eq!(
+                closing_quote(bytes, 0),
+                close,
+                "{:?}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+        // Both readers of the layout agree: the escaped literal is one part, and is not a
+        // string the answers hold whole.
+        let answer = br#"{"description":"say \"yes\" or \"no\" and nothing else","x":1}"#;
+        let mut parts = Vec::new();
+        split(answer, |part| parts.push(part.to_vec()));
+        assert!(parts.contains(&br#""say \"yes\" or \"no\" and nothing else""#.to_vec()));
+        let mut strings = Strings::of(answer);
+        let mut text = String::from_utf8(answer.to_vec()).unwrap();
+        assert_eq!(strings.intern(&mut text, "description").start, 2);
+        assert_eq!(strings.intern(&mut text, "no").start as usize, answer.len());
     }
 }
