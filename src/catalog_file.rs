@@ -18,7 +18,7 @@ use crate::schema::{
     Type, TypeForm, Types,
 };
 use crate::sink::escape;
-use crate::tokenizer::{pieces, Kind, Piece, Tokenizer};
+use crate::tokenizer::{pieces, Kind, Piece, Token, Tokenizer};
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 
@@ -141,6 +141,10 @@ struct Frame<'a> {
 }
 
 fn parse(bytes: &[u8]) -> Result<Node<'_>, CatalogError> {
+    // The whole document's UTF-8 checked once, a word at a time, so that a string without
+    // escapes is a slice of it. The tokenizer checks it too, and says where it fails: a
+    // document that is not UTF-8 is refused by it, with its position.
+    let document = std::str::from_utf8(bytes).unwrap_or_default();
     let mut tokens = Tokenizer::with_limit(bytes, MAX_CATALOG);
     let mut stack: Vec<Frame<'_>> = Vec::new();
     loop {
@@ -173,7 +177,7 @@ fn parse(bytes: &[u8]) -> Result<Node<'_>, CatalogError> {
             }
             Kind::Key => {
                 if let Some(frame) = stack.last_mut() {
-                    frame.key = Some(text(token.raw));
+                    frame.key = Some(text(document, &token));
                 }
                 continue;
             }
@@ -182,7 +186,7 @@ fn parse(bytes: &[u8]) -> Result<Node<'_>, CatalogError> {
                 None => unreachable_end(),
             },
             Kind::String => Node {
-                value: Value::String(text(token.raw)),
+                value: Value::String(text(document, &token)),
             },
             Kind::Number => Node {
                 // Number tokens are ASCII by the grammar.
@@ -220,24 +224,31 @@ fn unreachable_end() -> ! {
 
 /// A string literal's text, decoded: borrowed from the document when it has no escapes, else
 /// with runs without escapes copied whole.
-fn text(literal: &[u8]) -> Cow<'_, str> {
+fn text<'a>(document: &'a str, token: &Token<'a>) -> Cow<'a, str> {
+    let literal = token.raw;
     let inner = literal
         .get(1..literal.len().saturating_sub(1))
         .unwrap_or(b"");
     if !inner.contains(&b'\\') {
-        // The tokenizer has checked the document's UTF-8.
-        return String::from_utf8_lossy(inner);
+        let place = token.at + 1..token.at + 1 + inner.len();
+        return Cow::Borrowed(document.get(place).unwrap_or_else(|| utf8(inner)));
     }
     let mut out = String::with_capacity(inner.len());
     let _ = pieces(literal, |piece| {
         match piece {
-            // The tokenizer has checked the document's UTF-8.
-            Piece::Plain(run) => out.push_str(&String::from_utf8_lossy(run)),
+            Piece::Plain(run) => out.push_str(utf8(run)),
             Piece::Escaped(c) => out.push(c),
         }
         Ok::<(), ()>(())
     });
     Cow::Owned(out)
+}
+
+/// Bytes the tokenizer has checked as UTF-8, as a `str`: the runs of a string with escapes,
+/// checked again, as safe code must. It cannot fail; if it did, the text would be empty, never
+/// a panic.
+fn utf8(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).unwrap_or_default()
 }
 
 fn describe(value: &Value<'_>) -> &'static str {
@@ -336,18 +347,20 @@ fn read_tool(
             format!("a tool must be an object, found {}", describe(&entry.value)),
         ));
     };
-    let label = match members.iter().find(|(key, _)| key == "name") {
-        Some((
-            _,
-            Node {
-                value: Value::String(name),
-                ..
-            },
-        )) => quote(name),
-        _ => format!("#{index}"),
-    };
-    read_tool_fields(members, model, totals)
-        .map_err(|(pointer, rule)| tool_error(&label, &pointer, rule))
+    read_tool_fields(members, model, totals).map_err(|(pointer, rule)| {
+        // The tool is named by its name where it has one, made only for a refusal.
+        let label = match members.iter().find(|(key, _)| key == "name") {
+            Some((
+                _,
+                Node {
+                    value: Value::String(name),
+                    ..
+                },
+            )) => quote(name),
+            _ => format!("#{index}"),
+        };
+        tool_error(&label, &pointer, rule)
+    })
 }
 
 /// A tool's fields, each checked in turn; a refusal's pointer is within the tool. MCP's `Tool`
@@ -391,12 +404,12 @@ fn read_tool_fields(
             format!(
                 "{} must match ^[a-zA-Z_][a-zA-Z0-9_-]{{0,63}}$ (OpenAI's and Anthropic's \
                  ^[a-zA-Z0-9_-]{{1,64}}$, starting with a letter or underscore as Gemini asks)",
-                quote(&name)
+                quote(name)
             ),
         ));
     }
     let description = required_string(field("description"), "description")?;
-    let title = optional_string(field("title"), "/title")?;
+    let title = optional_string(field("title"), || "/title".into())?;
     let (hints, stated, annotations_title) = read_hints(field("annotations"))?;
     let [read_only, destructive, idempotent, open_world] = hints;
     let json_field = |key: &str, want: &str| -> Result<Option<String>, SchemaError> {
@@ -430,8 +443,8 @@ fn read_tool_fields(
     let flat = flat(model.model(), input);
     let scalar_unions = !flat && scalar_unions(model.model(), input);
     let tool = Tool {
-        name: model.text(&name),
-        description: model.text(&description),
+        name: model.text(name),
+        description: model.text(description),
         input,
         hints: Hints {
             read_only,
@@ -440,7 +453,7 @@ fn read_tool_fields(
             open_world,
             stated,
         },
-        title: title.map(|text| model.text(&text)),
+        title: title.map(|text| model.text(text)),
         annotations_title: annotations_title.map(|text| model.text(&text)),
         output,
         icons: icons.map(|text| model.text(&text)),
@@ -454,26 +467,30 @@ fn read_tool_fields(
 }
 
 /// A tool field that must be there and hold a string.
-fn required_string(node: Option<&Node<'_>>, key: &str) -> Result<String, SchemaError> {
+fn required_string<'n>(node: Option<&'n Node<'_>>, key: &str) -> Result<&'n str, SchemaError> {
     match node {
         None => Err((
             "".into(),
             format!("missing \"{key}\"; every tool needs one"),
         )),
-        Some(node) => Ok(optional_string(Some(node), &format!("/{key}"))?.unwrap_or_default()),
+        Some(node) => Ok(optional_string(Some(node), || format!("/{key}"))?.unwrap_or_default()),
     }
 }
 
-/// A field that, when given, holds a string.
-fn optional_string(node: Option<&Node<'_>>, pointer: &str) -> Result<Option<String>, SchemaError> {
+/// A field that, when given, holds a string: borrowed from the document. Its pointer is made
+/// only for a refusal.
+fn optional_string<'n>(
+    node: Option<&'n Node<'_>>,
+    pointer: impl FnOnce() -> String,
+) -> Result<Option<&'n str>, SchemaError> {
     match node {
         None => Ok(None),
         Some(Node {
             value: Value::String(text),
             ..
-        }) => Ok(Some(text.to_string())),
+        }) => Ok(Some(text)),
         Some(other) => Err((
-            pointer.into(),
+            pointer(),
             format!("must be a string, found {}", describe(&other.value)),
         )),
     }
@@ -512,7 +529,7 @@ fn read_hints(
         for (key, value) in members {
             let pointer = child("/annotations", key);
             if key == "title" {
-                title = optional_string(Some(value), &pointer)?;
+                title = optional_string(Some(value), || pointer.clone())?.map(str::to_string);
                 continue;
             }
             // A member MCP's ToolAnnotations does not define is left out, not refused: Google's
@@ -935,7 +952,7 @@ impl SchemaReader<'_> {
             let Some(value) = field(key) else {
                 return Ok(None);
             };
-            Ok(optional_string(Some(value), &at(key))?.map(|text| reader.model.text(&text)))
+            Ok(optional_string(Some(value), || at(key))?.map(|text| reader.model.text(text)))
         };
         annotations.title = text(self, "title")?;
         schema.description = text(self, "description")?;
@@ -976,7 +993,7 @@ impl SchemaReader<'_> {
         }
         if let Some(pattern) = field("pattern") {
             let pattern = schema.pattern_text(Some(pattern), &at("pattern"))?;
-            rare.pattern = pattern.map(|pattern| self.model.text(&pattern));
+            rare.pattern = pattern.map(|pattern| self.model.text(pattern));
         }
 
         // Combinations and references.
@@ -1549,20 +1566,20 @@ fn read_discriminator(node: &Node<'_>, pointer: &str) -> Result<(), SchemaError>
 
 impl Schema {
     /// `pattern`, checked by the engine that check_call will match it with.
-    fn pattern_text(
+    fn pattern_text<'n>(
         &self,
-        node: Option<&Node<'_>>,
+        node: Option<&'n Node<'_>>,
         pointer: &str,
-    ) -> Result<Option<String>, SchemaError> {
-        let Some(pattern) = optional_string(node, pointer)? else {
+    ) -> Result<Option<&'n str>, SchemaError> {
+        let Some(pattern) = optional_string(node, || pointer.to_string())? else {
             return Ok(None);
         };
-        crate::regex::Regex::new(&pattern).map_err(|err| {
+        crate::regex::Regex::new(pattern).map_err(|err| {
             (
                 pointer.to_string(),
                 format!(
                     "{} is not a pattern this checker can match: {err}",
-                    quote(&pattern)
+                    quote(pattern)
                 ),
             )
         })?;

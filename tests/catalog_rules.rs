@@ -52,6 +52,26 @@ fn the_document() {
         refusal("[1]"),
         "/0: a tool must be an object, found a number"
     );
+    // A file that is not UTF-8 is refused where the tokenizer finds it.
+    let mut not_utf8 = br#"[{"name":"t","description":"d"#.to_vec();
+    not_utf8.extend_from_slice(b"\xff\"}]");
+    let Err(err) = read(&not_utf8) else {
+        panic!("accepted a file that is not UTF-8");
+    };
+    assert!(err.to_string().starts_with(r#""": not JSON: "#), "{err}");
+    // Strings are slices of the document, non-ASCII included, or decoded where they hold
+    // escapes, wherever they sit in it.
+    let catalog = accepted(
+        r#"[{"name":"t","description":"Lit «ici» — 🙂","inputSchema":{}},
+            {"name":"u","description":"é, then\ttab and \u00e9","inputSchema":{}}]"#,
+    );
+    let model = catalog.model();
+    let descriptions: Vec<&str> = model
+        .tools
+        .iter()
+        .map(|tool| model.str(tool.description))
+        .collect();
+    assert_eq!(descriptions, ["Lit «ici» — 🙂", "é, then\ttab and é"]);
 }
 
 #[test]
