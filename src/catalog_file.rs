@@ -1396,7 +1396,11 @@ impl SchemaReader<'_> {
     fn values_fit(&self) -> Result<(), SchemaError> {
         let model = self.model.model();
         for (id, value, pointer) in &self.values {
-            if let Some(problem) = crate::validate::first_problem(model, *id, value.as_bytes()) {
+            // The root closes as a call's arguments close: the `mcp` shape writes
+            // `"properties":{}` there, and the file it makes must read again.
+            if let Some(problem) =
+                crate::validate::first_problem(model, self.root, *id, value.as_bytes())
+            {
                 return Err((
                     pointer.clone(),
                     format!("does not fit its own schema: {problem}"),

@@ -178,8 +178,9 @@ fn check_with<'a>(
 /// reader's own values (`default`, `const`, `enum`, `examples`). `format` is read as JSON
 /// Schema 2020-12 reads it by default, as an annotation: generators write defaults that their
 /// own language accepts (pydantic's `time` without an offset), and a catalog should not fail
-/// to build over an annotation. check_call asserts it.
-pub fn first_problem(model: Model<'_>, id: NodeId, text: &[u8]) -> Option<String> {
+/// to build over an annotation. check_call asserts it. `root` is the schema's root, which
+/// takes no undeclared members, as a call's arguments take none.
+pub fn first_problem(model: Model<'_>, root: NodeId, id: NodeId, text: &[u8]) -> Option<String> {
     let failure = check_with(
         model,
         &compile_each_time(model),
@@ -187,7 +188,7 @@ pub fn first_problem(model: Model<'_>, id: NodeId, text: &[u8]) -> Option<String
         text,
         false,
         false,
-        None,
+        Some(root),
     )?;
     let mut out = String::new();
     let _ = describe(&mut out, model, &failure);

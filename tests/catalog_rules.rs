@@ -448,6 +448,22 @@ fn types() {
         r#"tool "t": /inputSchema/const: does not fit its own schema: at /a\u000ab: no value is allowed here"#
     );
     accepted(&with_output(r#"{"type":"string","maxLength":3}"#));
+    // A root takes no member it does not declare, as a call's arguments take none, so its
+    // values are judged closed: the `mcp` shape writes `"properties":{}` there, and the
+    // runtime target found a root `const` object accepted and its `mcp` list refused.
+    assert_eq!(
+        refusal(&with_schema(r#"{"const":{"a":1},"required":[]}"#)),
+        r#"tool "t": /inputSchema/const: does not fit its own schema: at /a: is not a property this object takes"#
+    );
+    assert_eq!(
+        refusal(&with_output(r#"{"default":{"a":1}}"#)),
+        r#"tool "t": /outputSchema/default: does not fit its own schema: at /a: is not a property this object takes"#
+    );
+    accepted(&with_schema(r#"{"const":{}}"#));
+    accepted(&with_schema(
+        r#"{"additionalProperties":true,"const":{"a":1}}"#,
+    ));
+    accepted(&with_output(r#"{"properties":{"a":{}},"default":{"a":1}}"#));
     // A root without type (`{}` too) is an object with no declared properties; a list of types,
     // `null` and boolean schemas are JSON Schema's.
     accepted(&with_schema("{}"));
