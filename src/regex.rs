@@ -19,6 +19,9 @@ use std::fmt;
 /// `a{1000}` alone is a thousand. A larger pattern is refused when the catalog is read.
 pub const MAX_PROGRAM: usize = 2048;
 
+/// The most ranges one class may hold, after its ranges are merged: a `u16` count.
+pub const MAX_CLASS: usize = u16::MAX as usize;
+
 /// Room for the states waiting to be added: each added state pushes at most two.
 const STACK: usize = 2 * MAX_PROGRAM + 1;
 
@@ -31,7 +34,7 @@ pub struct Regex {
 }
 
 /// Where the ranges of each class compiled so far sit in [`Regex::ranges`], by the class's ranges.
-type Classes<'t> = std::collections::HashMap<&'t [(char, char)], (u32, u32)>;
+type Classes<'t> = std::collections::HashMap<&'t [(char, char)], (u32, u16)>;
 
 /// Why a pattern was refused: where (a code point's index in the pattern) and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,20 +55,27 @@ impl std::error::Error for RegexError {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Inst {
-    /// One code point in `ranges[start..end]` (or not in it, when `negated`).
+    /// One code point in `ranges[start..start + len]` (or not in it, when `negated`).
+    /// Program offsets fit in `u16` ([`MAX_PROGRAM`]), and a class's ranges in a `u16` count
+    /// ([`MAX_CLASS`]), so that an instruction is 8 bytes: a catalog read at run time keeps
+    /// every pattern compiled, and zod's `datetime` and `email` patterns are hundreds of
+    /// instructions each.
     Class {
         start: u32,
-        end: u32,
+        len: u16,
         negated: bool,
     },
     /// Go on at both: the first is preferred, which only matters for captures (none here).
-    Split(u32, u32),
-    Jump(u32),
+    Split(u16, u16),
+    Jump(u16),
     Start,
     End,
     WordBoundary(bool),
     Match,
 }
+
+// Eight bytes, as [`Inst::Class`] says why.
+const _: () = assert!(std::mem::size_of::<Inst>() == 8);
 
 /// The syntax tree, before compiling.
 #[derive(Clone, Debug)]
@@ -129,10 +139,7 @@ impl Regex {
         let compiled = regex
             .compile(&tree, &mut Classes::new())
             .and_then(|()| regex.push(Inst::Match));
-        compiled.map_err(|()| RegexError {
-            at: 0,
-            what: format!("the pattern compiles to more than {MAX_PROGRAM} instructions"),
-        })?;
+        compiled.map_err(|what| RegexError { at: 0, what })?;
         // A catalog read at run time keeps every pattern it holds until it is replaced.
         regex.program.shrink_to_fit();
         regex.ranges.shrink_to_fit();
@@ -160,11 +167,11 @@ impl Regex {
             for pc in current.members() {
                 if let Inst::Class {
                     start,
-                    end,
+                    len,
                     negated,
                 } = self.program[pc as usize]
                 {
-                    let ranges = &self.ranges[start as usize..end as usize];
+                    let ranges = &self.ranges[start as usize..][..usize::from(len)];
                     if in_ranges(ranges, c) != negated {
                         let after = chars.clone().nth(1);
                         matched |= self.add(&mut next, &mut stack, pc + 1, Some(c), after);
@@ -209,10 +216,10 @@ impl Regex {
                 Inst::Match => return true,
                 Inst::Class { .. } => {}
                 Inst::Split(a, b) => {
-                    follow(b, &mut len);
-                    follow(a, &mut len);
+                    follow(u32::from(b), &mut len);
+                    follow(u32::from(a), &mut len);
                 }
-                Inst::Jump(to) => follow(to, &mut len),
+                Inst::Jump(to) => follow(u32::from(to), &mut len),
                 Inst::Start if before.is_none() => follow(pc + 1, &mut len),
                 Inst::End if after.is_none() => follow(pc + 1, &mut len),
                 Inst::WordBoundary(wanted) => {
@@ -227,28 +234,39 @@ impl Regex {
         false
     }
 
-    fn push(&mut self, inst: Inst) -> Result<u32, ()> {
+    /// Appends `inst`; returns where it is, which [`MAX_PROGRAM`] keeps within a `u16`.
+    fn push(&mut self, inst: Inst) -> Result<u16, String> {
         if self.program.len() >= MAX_PROGRAM {
-            return Err(());
+            return Err(format!(
+                "the pattern compiles to more than {MAX_PROGRAM} instructions"
+            ));
         }
         self.program.push(inst);
-        Ok(self.program.len() as u32 - 1)
+        Ok(self.program.len() as u16 - 1)
+    }
+
+    /// Where the next instruction goes.
+    fn next(&self) -> u16 {
+        self.program.len() as u16
     }
 
     /// Compiles `node`. `classes` says where each class's ranges already sit: a class that a
     /// pattern repeats (`[a-z0-9_-]{1,80}` is 80 copies of one) keeps its ranges once.
-    fn compile<'t>(&mut self, node: &'t Node, classes: &mut Classes<'t>) -> Result<(), ()> {
+    fn compile<'t>(&mut self, node: &'t Node, classes: &mut Classes<'t>) -> Result<(), String> {
         match node {
             Node::Empty => {}
             Node::Class { ranges, negated } => {
-                let (start, end) = *classes.entry(ranges).or_insert_with(|| {
+                if ranges.len() > MAX_CLASS {
+                    return Err(format!("a class holds more than {MAX_CLASS} ranges"));
+                }
+                let (start, len) = *classes.entry(ranges).or_insert_with(|| {
                     let start = self.ranges.len() as u32;
                     self.ranges.extend_from_slice(ranges);
-                    (start, self.ranges.len() as u32)
+                    (start, ranges.len() as u16)
                 });
                 self.push(Inst::Class {
                     start,
-                    end,
+                    len,
                     negated: *negated,
                 })?;
             }
@@ -274,13 +292,13 @@ impl Regex {
                         let split = self.push(Inst::Split(0, 0))?;
                         self.compile(branch, classes)?;
                         jumps.push(self.push(Inst::Jump(0))?);
-                        let next = self.program.len() as u32;
+                        let next = self.next();
                         self.program[split as usize] = Inst::Split(split + 1, next);
                     } else {
                         self.compile(branch, classes)?;
                     }
                 }
-                let end = self.program.len() as u32;
+                let end = self.next();
                 for jump in jumps {
                     self.program[jump as usize] = Inst::Jump(end);
                 }
@@ -295,7 +313,7 @@ impl Regex {
                         let split = self.push(Inst::Split(0, 0))?;
                         self.compile(node, classes)?;
                         self.push(Inst::Jump(split))?;
-                        let end = self.program.len() as u32;
+                        let end = self.next();
                         self.program[split as usize] = Inst::Split(split + 1, end);
                     }
                     Some(max) => {
@@ -305,7 +323,7 @@ impl Regex {
                             splits.push(self.push(Inst::Split(0, 0))?);
                             self.compile(node, classes)?;
                         }
-                        let end = self.program.len() as u32;
+                        let end = self.next();
                         for split in splits {
                             self.program[split as usize] = Inst::Split(split + 1, end);
                         }

@@ -132,4 +132,20 @@ fn refusals_name_the_construct() {
         Regex::new(&"a{1000}".repeat(3)).is_err(),
         "over the program's size"
     );
+    // A class of one range too many: every other code point from U+0100, none adjacent, so
+    // none merge. One fewer compiles, and matches its last.
+    let class = |ranges: u32| -> String {
+        let chars = (0..ranges).filter_map(|i| char::from_u32(0x100 + 2 * i));
+        format!("[{}]", chars.collect::<String>())
+    };
+    let most = tool_schema::regex::MAX_CLASS as u32;
+    // The surrogates (U+D800 to U+DFFF) are not chars: skip as many as fall among them.
+    let skipped = (0..most + 1)
+        .filter(|i| char::from_u32(0x100 + 2 * i).is_none())
+        .count() as u32;
+    let err = Regex::new(&class(most + 1 + skipped)).expect_err("a class too large");
+    assert!(err.what.contains("more than 65535 ranges"), "{err}");
+    let largest = Regex::new(&class(most + skipped)).expect("the largest class");
+    let last = char::from_u32(0x100 + 2 * (most + skipped - 1)).unwrap();
+    assert!(largest.is_match(&last.to_string()) && !largest.is_match("\u{ff}"));
 }
