@@ -97,7 +97,14 @@ pub(crate) struct Layout {
     pub(crate) pieces: Vec<Piece>,
     /// Where each piece stored so far sits, by a hash of its bytes.
     seen: HashMap<u64, (u32, u32), BuildHasherDefault<Passed>>,
+    /// The runs of `bytes` that declarations' parameters are, in [`Laid`] stretches.
+    laid: Vec<(u32, u32)>,
 }
+
+/// Which of a layout's runs one declaration's parameters are, for the next shape that writes
+/// them ([`Layout::add_declaration`]); empty before the first.
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct Laid(u32, u32);
 
 impl Layout {
     /// Every answer kept whole, one piece each: the compiled-in catalog's layout.
@@ -122,6 +129,7 @@ impl Layout {
             bytes: Vec::new(),
             pieces: Vec::new(),
             seen: HashMap::default(),
+            laid: Vec::new(),
         }
     }
 
@@ -134,7 +142,9 @@ impl Layout {
             self.bytes.extend_from_slice(answer);
             self.push(start, self.bytes.len() as u32);
         } else {
-            split(answer, |part| self.part(part, first));
+            split(answer, |part| {
+                self.part(part, first);
+            });
         }
         (first, self.pieces.len() as u32)
     }
@@ -145,27 +155,55 @@ impl Layout {
     /// or after. Without this cut, a wrapper's last bytes (`,"strict":true}` or
     /// `},"type":"function"}`) made the schema's last piece new in every shape: 49 KB of
     /// GitHub's MCP server's catalog.
+    ///
+    /// `laid` is where these same parameters went when an earlier shape wrote them: empty the
+    /// first time, when they are split and it is set, and taken as it is after that. Three
+    /// of a tool's eight shapes write parameters another has (OpenAI's two non-strict ones
+    /// Anthropic's, the Responses strict one Chat's), and splitting and hashing them again
+    /// was a sixth of laying out GitHub's MCP server's catalog.
     pub(crate) fn add_declaration(
         &mut self,
         answer: &[u8],
         parameters: Option<std::ops::Range<usize>>,
+        laid: &mut Laid,
     ) -> (u32, u32) {
         let Some(parameters) = parameters.filter(|_| self.share) else {
             return self.add(answer, false);
         };
         let first = self.pieces.len() as u32;
-        for run in [
-            &answer[..parameters.start],
-            &answer[parameters.clone()],
-            &answer[parameters.end..],
-        ] {
-            split(run, |part| self.part(part, first));
+        split(&answer[..parameters.start], |part| {
+            self.part(part, first);
+        });
+        if laid.0 == laid.1 {
+            let ranges_at = self.laid.len() as u32;
+            split(&answer[parameters.clone()], |part| {
+                let (start, end) = self.part(part, first);
+                let ours = self.laid.len() as u32 > ranges_at;
+                match self.laid.last_mut() {
+                    Some(last) if ours && last.1 == start => last.1 = end,
+                    _ => self.laid.push((start, end)),
+                }
+            });
+            *laid = Laid(ranges_at, self.laid.len() as u32);
+        } else {
+            let ranges = laid.0 as usize..laid.1 as usize;
+            debug_assert!(self.laid[ranges.clone()]
+                .iter()
+                .flat_map(|&(start, end)| &self.bytes[start as usize..end as usize])
+                .eq(&answer[parameters.clone()]));
+            for at in ranges {
+                let (start, end) = self.laid[at];
+                self.join(start, end, first);
+            }
         }
+        split(&answer[parameters.end..], |part| {
+            self.part(part, first);
+        });
         (first, self.pieces.len() as u32)
     }
 
-    /// One part of an answer whose pieces start at `first`.
-    fn part(&mut self, part: &[u8], first: u32) {
+    /// One part of an answer whose pieces start at `first`; returns where its bytes are.
+    fn part(&mut self, part: &[u8], first: u32) -> (u32, u32) {
         let len = part.len() as u32;
         let last = (self.pieces.len() as u32 > first)
             .then(|| self.pieces[self.pieces.len() - 1])
@@ -176,7 +214,7 @@ impl Layout {
             let next = end as usize..(end + len) as usize;
             if self.bytes.get(next) == Some(part) {
                 self.extend_last(end + len);
-                return;
+                return (end, end + len);
             }
         }
         let hash = hash(part);
@@ -195,8 +233,17 @@ impl Layout {
             self.seen.entry(hash).or_insert((start, start + len));
             (start, start + len)
         });
-        match last {
-            Some((_, last_end)) if last_end == start => self.extend_last(end),
+        self.join(start, end, first);
+        (start, end)
+    }
+
+    /// Adds `bytes[start..end]` to the answer whose pieces start at `first`: the last piece
+    /// grows where it ends at `start`, else a new piece.
+    fn join(&mut self, start: u32, end: u32, first: u32) {
+        match self.pieces.last() {
+            Some(last) if self.pieces.len() as u32 > first && last.end() == start => {
+                self.extend_last(end)
+            }
             _ => self.push(start, end),
         }
     }
@@ -462,7 +509,11 @@ mod tests {
             for (before, after) in wrappers {
                 let text = format!("{before}{parameters}{after}");
                 let at = before.len()..before.len() + parameters.len();
-                let run = layout.add_declaration(text.as_bytes(), cut.then_some(at));
+                let run = layout.add_declaration(
+                    text.as_bytes(),
+                    cut.then_some(at),
+                    &mut Laid::default(),
+                );
                 assert_eq!(answer(&layout, run), text.as_bytes());
                 stored.push(layout.bytes.len());
             }
@@ -474,9 +525,51 @@ mod tests {
         }
         let mut whole = Layout::whole();
         assert_eq!(
-            whole.add_declaration(b"{\"parameters\":{}}", Some(14..16)),
+            whole.add_declaration(b"{\"parameters\":{}}", Some(14..16), &mut Laid::default()),
             (0, 1)
         );
+    }
+
+    #[test]
+    fn parameters_laid_out_once_are_taken_again_as_they_were() {
+        let parameters = r#"{"properties":{"path":{"description":"the file to read, from the root","type":"string"}},"required":["path"],"type":"object"}"#;
+        let declarations = [
+            (
+                r#"{"function":{"name":"read","parameters":"#,
+                r#"},"type":"function"}"#,
+            ),
+            (
+                r#"{"description":"another tool, between","name":"x","#,
+                r#"}"#,
+            ),
+            (r#"{"name":"read","parameters":"#, r#","strict":false}"#),
+            (r#"{"name":"read","input_schema":"#, r#"}"#),
+        ];
+        let mut layout = Layout::shared(0);
+        let mut laid = Laid::default();
+        for (i, (before, after)) in declarations.into_iter().enumerate() {
+            let text = format!("{before}{parameters}{after}");
+            let at = before.len()..before.len() + parameters.len();
+            let stored = layout.bytes.len();
+            // The second declaration writes other parameters: its own `laid`.
+            let run = if i == 1 {
+                layout.add_declaration(text.as_bytes(), Some(at), &mut Laid::default())
+            } else {
+                layout.add_declaration(text.as_bytes(), Some(at), &mut laid)
+            };
+            assert_eq!(answer(&layout, run), text.as_bytes());
+            let joined: Vec<u8> = layout.laid[laid.0 as usize..laid.1 as usize]
+                .iter()
+                .flat_map(|&(start, end)| layout.bytes[start as usize..end as usize].to_vec())
+                .collect();
+            assert_eq!(joined, parameters.as_bytes(), "where the parameters are");
+            if i > 1 {
+                assert!(
+                    layout.bytes.len() - stored <= before.len() + after.len(),
+                    "none of the parameters stored again"
+                );
+            }
+        }
     }
 
     #[test]

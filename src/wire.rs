@@ -6,7 +6,7 @@
 //! Each rule below was checked against the provider's own documentation, cited beside it.
 
 use crate::error::MAX_REASON;
-use crate::layout::Layout;
+use crate::layout::{Laid, Layout};
 use crate::schema::{
     is_gemini_parameter_name, DefsKeyword, Model, NodeId, Scalar, Schema, Text, Tool, TupleForm,
     Type, TypeForm, Types, MAX_DESCRIPTION,
@@ -1313,6 +1313,8 @@ pub(crate) fn render(model: Model<'_>, mut layout: Layout) -> Rendered {
     let tools = model.tools.len();
     let mut spans = Vec::with_capacity(Format::ALL.len() * 2 * tools + 1);
     let mut schemas: Vec<Option<Result<Vec<u8>, NotExpressible>>> = vec![None; RULES * tools];
+    // Where each of those was laid out, for the next shape that writes it.
+    let mut laid = vec![Laid::default(); RULES * tools];
     let mut declared = Json::default();
     let mut spare = Vec::new();
     // In slot order: every format, non-strict then strict.
@@ -1327,8 +1329,9 @@ pub(crate) fn render(model: Model<'_>, mut layout: Layout) -> Rendered {
         };
         let rules = rules(shape);
         for (index, tool) in model.tools.iter().enumerate() {
-            let schema = schemas[rules as usize * tools + index]
-                .get_or_insert_with(|| parameters(model, tool, rules, &mut spare));
+            let at = rules as usize * tools + index;
+            let schema =
+                schemas[at].get_or_insert_with(|| parameters(model, tool, rules, &mut spare));
             declared.bytes.clear();
             let result = match schema {
                 Ok(schema) => declaration(&mut declared, model, tool, shape, schema),
@@ -1338,7 +1341,9 @@ pub(crate) fn render(model: Model<'_>, mut layout: Layout) -> Rendered {
             let span = match result {
                 Ok(parameters_at) => {
                     declared.raw(b"\n");
-                    layout.add_declaration(&declared.bytes, parameters_at).0
+                    layout
+                        .add_declaration(&declared.bytes, parameters_at, &mut laid[at])
+                        .0
                 }
                 Err(reason) => layout.add(cut_reason(&reason).as_bytes(), true).0 | REASON,
             };
