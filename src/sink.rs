@@ -27,8 +27,18 @@ impl Json {
     }
 
     /// A whole number, in decimal with no leading zeros: how the catalog spells a count.
-    pub(crate) fn unsigned(&mut self, value: u64) {
-        self.raw(value.to_string().as_bytes());
+    pub(crate) fn unsigned(&mut self, mut value: u64) {
+        let mut digits = [0; 20];
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (value % 10) as u8;
+            value /= 10;
+            if value == 0 {
+                break;
+            }
+        }
+        self.raw(&digits[at..]);
     }
 
     /// `value` as a JSON string literal: `"` and `\\` escaped, control characters as short or
@@ -146,3 +156,17 @@ const ESCAPE: [u8; 256] = [
     __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // E
     __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // F
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_numbers_are_written_as_decimal_without_leading_zeros() {
+        for value in [0, 7, 10, 99, 100, 12_345, u64::from(u32::MAX) + 1, u64::MAX] {
+            let mut json = Json::default();
+            json.unsigned(value);
+            assert_eq!(json.bytes, value.to_string().as_bytes());
+        }
+    }
+}

@@ -1165,8 +1165,11 @@ fn write_members(out: &mut Json, members: &mut Members) {
         if i > 0 {
             out.raw(b",");
         }
-        out.string(key);
-        out.raw(b":");
+        // A key is one of this file's keywords, which need no escape: written as it is.
+        debug_assert!(key.bytes().all(|byte| crate::sink::escape(byte).1 == 0));
+        out.raw(b"\"");
+        out.raw(key.as_bytes());
+        out.raw(b"\":");
         out.raw(&members.values.bytes[start as usize..end as usize]);
     }
     out.raw(b"}");
