@@ -41,6 +41,15 @@ impl Json {
         self.raw(&digits[at..]);
     }
 
+    /// A string literal of this program's own (a keyword, a type's name), which needs no
+    /// escape: written as it is, without the scan.
+    pub(crate) fn word(&mut self, word: &'static str) {
+        debug_assert!(word.bytes().all(|byte| escape(byte).1 == 0), "{word}");
+        self.bytes.push(b'"');
+        self.bytes.extend_from_slice(word.as_bytes());
+        self.bytes.push(b'"');
+    }
+
     /// `value` as a JSON string literal: `"` and `\\` escaped, control characters as short or
     /// `\\u00XX` escapes, everything else, non-ASCII included, as it is.
     pub(crate) fn string(&mut self, value: &str) {

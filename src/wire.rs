@@ -649,19 +649,21 @@ impl Writer<'_> {
 
         // Types, and where `null` comes from.
         let nullable_given = node.nullable == Some(true);
-        let mut types: Vec<Type> = Type::ALL
-            .into_iter()
-            .filter(|ty| node.types.has(*ty) && node.type_form != TypeForm::Absent)
-            .collect();
-        if root && node.type_form == TypeForm::Absent {
-            types = vec![Type::Object];
+        let mut types = TypeList::default();
+        if node.type_form != TypeForm::Absent {
+            Type::ALL
+                .into_iter()
+                .filter(|ty| node.types.has(*ty))
+                .for_each(|ty| types.push(ty));
+        } else if root {
+            types.push(Type::Object);
         }
         let mut null_branch = false;
         if mcp {
             match node.type_form {
                 TypeForm::Absent if !root => {}
                 TypeForm::List => members.put("type", |out| type_list(out, &types)),
-                _ => members.put("type", |out| out.string(types[0].as_str())),
+                _ => members.put("type", |out| out.word(types[0].as_str())),
             }
             if let Some(flag) = node.nullable {
                 members.put("nullable", |out| out.boolean(flag));
@@ -671,7 +673,7 @@ impl Writer<'_> {
             types.retain(|ty| *ty != Type::Null);
             match types.len() {
                 0 => {}
-                1 => members.put("type", |out| out.string(types[0].as_str())),
+                1 => members.put("type", |out| out.word(types[0].as_str())),
                 _ => {
                     // Several types: one branch each.
                     members.put("anyOf", |out| {
@@ -681,7 +683,7 @@ impl Writer<'_> {
                                 out.raw(b",");
                             }
                             out.raw(b"{\"type\":");
-                            out.string(ty.as_str());
+                            out.word(ty.as_str());
                             out.raw(b"}");
                         }
                         out.raw(b"]");
@@ -711,7 +713,7 @@ impl Writer<'_> {
             }
             match types.len() {
                 0 => {}
-                1 => members.put("type", |out| out.string(types[0].as_str())),
+                1 => members.put("type", |out| out.word(types[0].as_str())),
                 _ => members.put("type", |out| type_list(out, &types)),
             }
         }
@@ -1155,6 +1157,49 @@ impl Writer<'_> {
     }
 }
 
+/// A node's types, in [`Type`]'s order but for a `null` added last: on the stack, as every node
+/// has its list.
+#[derive(Clone, Copy)]
+struct TypeList {
+    types: [Type; Type::ALL.len()],
+    len: usize,
+}
+
+impl Default for TypeList {
+    fn default() -> TypeList {
+        TypeList {
+            types: [Type::Object; Type::ALL.len()],
+            len: 0,
+        }
+    }
+}
+
+impl TypeList {
+    /// Adds a type the list does not hold yet.
+    fn push(&mut self, ty: Type) {
+        if !self.contains(&ty) && self.len < self.types.len() {
+            self.types[self.len] = ty;
+            self.len += 1;
+        }
+    }
+
+    fn retain(&mut self, keep: impl Fn(&Type) -> bool) {
+        let mut kept = TypeList::default();
+        self.iter()
+            .filter(|ty| keep(ty))
+            .for_each(|&ty| kept.push(ty));
+        *self = kept;
+    }
+}
+
+impl std::ops::Deref for TypeList {
+    type Target = [Type];
+
+    fn deref(&self) -> &[Type] {
+        &self.types[..self.len]
+    }
+}
+
 /// An object of `members`, its keys in byte order.
 fn write_members(out: &mut Json, members: &mut Members) {
     members
@@ -1165,11 +1210,8 @@ fn write_members(out: &mut Json, members: &mut Members) {
         if i > 0 {
             out.raw(b",");
         }
-        // A key is one of this file's keywords, which need no escape: written as it is.
-        debug_assert!(key.bytes().all(|byte| crate::sink::escape(byte).1 == 0));
-        out.raw(b"\"");
-        out.raw(key.as_bytes());
-        out.raw(b"\":");
+        out.word(key);
+        out.raw(b":");
         out.raw(&members.values.bytes[start as usize..end as usize]);
     }
     out.raw(b"}");
@@ -1189,7 +1231,7 @@ fn type_list(out: &mut Json, types: &[Type]) {
         if i > 0 {
             out.raw(b",");
         }
-        out.string(ty.as_str());
+        out.word(ty.as_str());
     }
     out.raw(b"]");
 }
