@@ -19,7 +19,7 @@
 //! shared (`Layout::add_declaration`).
 
 use crate::schema::{OwnedModel, Text};
-use crate::tokenizer::byte_from;
+use crate::tokenizer::{byte_from, has_byte};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -335,56 +335,66 @@ impl Strings {
 fn split(answer: &[u8], mut each: impl FnMut(&[u8])) {
     let mut run = 0;
     let mut at = 0;
-    // Cuts the structure in `answer[from..to]` (no string in it) before each `{` and `,`.
-    let objects = |run: &mut usize, from: usize, to: usize, each: &mut dyn FnMut(&[u8])| {
-        for cut in from..to {
-            if matches!(answer[cut], b'{' | b',') && cut >= *run + SHARED_STRUCTURE {
-                each(&answer[*run..cut]);
-                *run = cut;
+    // One pass: structure a byte at a time (it is short between strings), strings skipped to
+    // their end eight bytes at a time.
+    while let Some(&byte) = answer.get(at) {
+        match byte {
+            b'"' => {
+                let end = (closing_quote(answer, at) + 1).min(answer.len());
+                if end - at >= SHARED_STRING {
+                    if at > run {
+                        each(&answer[run..at]);
+                    }
+                    each(&answer[at..end]);
+                    run = end;
+                }
+                at = end;
             }
-        }
-    };
-    loop {
-        let open = byte_from::<b'"'>(answer, at);
-        objects(&mut run, at, open.min(answer.len()), &mut each);
-        if open >= answer.len() {
-            break;
-        }
-        let close = closing_quote(answer, open);
-        let end = (close + 1).min(answer.len());
-        if end - open >= SHARED_STRING {
-            if open > run {
-                each(&answer[run..open]);
+            b'{' | b',' if at >= run + SHARED_STRUCTURE => {
+                each(&answer[run..at]);
+                run = at;
+                at += 1;
             }
-            each(&answer[open..end]);
-            run = end;
+            _ => at += 1,
         }
-        at = end;
     }
     if run < answer.len() {
         each(&answer[run..]);
     }
 }
 
-/// Where the string literal whose `"` is at `open` ends: the next `"` after an even number of
-/// `\\` (after an odd number it is inside the string), or the length when none does.
+/// Where the string literal whose `"` is at `open` ends: the first `"` after it that no `\\`
+/// escapes (each backslash takes the byte after it), or the length when none does.
 fn closing_quote(bytes: &[u8], open: usize) -> usize {
-    let mut close = open + 1;
+    let mut at = open + 1;
     loop {
-        close = byte_from::<b'"'>(bytes, close);
-        if close >= bytes.len() {
-            return bytes.len();
+        at = quote_or_backslash_from(bytes, at);
+        match bytes.get(at) {
+            Some(b'"') => return at,
+            Some(_) => at += 2,
+            None => return bytes.len(),
         }
-        let backslashes = bytes[open + 1..close]
-            .iter()
-            .rev()
-            .take_while(|&&byte| byte == b'\\')
-            .count();
-        if backslashes % 2 == 0 {
-            return close;
-        }
-        close += 1;
     }
+}
+
+/// The offset of the first `"` or `\\` from `i` on, or the length: eight bytes at a time,
+/// each the lowest of the two words' flags (exact, as in `tokenizer::byte_from`).
+fn quote_or_backslash_from(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(word) = bytes.get(i..i + 8) {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        let flags = has_byte::<b'"'>(word) | has_byte::<b'\\'>(word);
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&byte) = bytes.get(i) {
+        if matches!(byte, b'"' | b'\\') {
+            break;
+        }
+        i += 1;
+    }
+    i
 }
 
 /// A hash of a part's bytes, eight at a time: the multiply-and-rotate of rustc's `FxHasher`.
@@ -644,6 +654,100 @@ mod tests {
             assert!(layout.pieces[run.0 as usize..run.1 as usize]
                 .iter()
                 .all(|piece| piece.end() - piece.start() <= Piece::MAX_LEN));
+        }
+    }
+
+    /// The split as it was first written, two passes with the backslashes before each quote
+    /// counted backwards: what the one-pass [`split`] must agree with.
+    fn split_by_counting(answer: &[u8]) -> Vec<Vec<u8>> {
+        let close_of = |open: usize| {
+            let mut close = open + 1;
+            loop {
+                match answer[close.min(answer.len())..]
+                    .iter()
+                    .position(|&b| b == b'"')
+                {
+                    None => return answer.len(),
+                    Some(offset) => close += offset,
+                }
+                let backslashes = answer[open + 1..close]
+                    .iter()
+                    .rev()
+                    .take_while(|&&byte| byte == b'\\')
+                    .count();
+                if backslashes % 2 == 0 {
+                    return close;
+                }
+                close += 1;
+            }
+        };
+        let (mut parts, mut run, mut at) = (vec![], 0, 0);
+        loop {
+            let open = answer[at..]
+                .iter()
+                .position(|&b| b == b'"')
+                .map_or(answer.len(), |offset| at + offset);
+            for cut in at..open {
+                if matches!(answer[cut], b'{' | b',') && cut >= run + SHARED_STRUCTURE {
+                    parts.push(answer[run..cut].to_vec());
+                    run = cut;
+                }
+            }
+            if open >= answer.len() {
+                break;
+            }
+            let end = (close_of(open) + 1).min(answer.len());
+            if end - open >= SHARED_STRING {
+                if open > run {
+                    parts.push(answer[run..open].to_vec());
+                }
+                parts.push(answer[open..end].to_vec());
+                run = end;
+            }
+            at = end;
+        }
+        if run < answer.len() {
+            parts.push(answer[run..].to_vec());
+        }
+        parts
+    }
+
+    #[test]
+    fn one_pass_splits_as_counting_backslashes_did() {
+        // Every answer of up to seven bytes over the bytes that matter, then longer ones with
+        // long strings and escapes at every offset of a word.
+        let alphabet = [b'"', b'\\', b'{', b',', b'a'];
+        let mut answers: Vec<Vec<u8>> = vec![vec![]];
+        let mut last = vec![vec![]];
+        for _ in 0..7 {
+            last = last
+                .iter()
+                .flat_map(|answer: &Vec<u8>| {
+                    alphabet
+                        .iter()
+                        .map(move |&byte| [&answer[..], &[byte]].concat())
+                })
+                .collect();
+            answers.extend(last.iter().cloned());
+        }
+        for offset in 0..24 {
+            let filler = "x".repeat(offset);
+            for inside in [r#"\""#, r#"\\"#, r#"\\\""#, "é", "\\u00e9"] {
+                answers.push(
+                    format!(r#"{{"description":"{filler}{inside}{filler} and more words","a":{{"b":1,"c":[1,2]}}}}"#)
+                        .into_bytes(),
+                );
+            }
+        }
+        for answer in &answers {
+            let mut parts = vec![];
+            split(answer, |part| parts.push(part.to_vec()));
+            assert_eq!(
+                parts,
+                split_by_counting(answer),
+                "{:?}",
+                String::from_utf8_lossy(answer)
+            );
         }
     }
 

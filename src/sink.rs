@@ -5,7 +5,6 @@
 //! with the 256-entry escape table below. Which keys come in which order is the caller's (see
 //! `wire.rs`).
 
-use crate::tokenizer::plain_run_end;
 use std::fmt;
 use std::io::{self, Write};
 
@@ -56,24 +55,19 @@ impl Json {
         let bytes = value.as_bytes();
         self.bytes.reserve(bytes.len() + 2);
         self.bytes.push(b'"');
-        // Most bytes stand for themselves: runs of them are found eight bytes at a time (the
-        // tokenizer's scan, which also stops at non-ASCII bytes, written as they are) and
+        // Most bytes stand for themselves: runs of them are found eight bytes at a time and
         // copied whole.
-        let (mut plain, mut at) = (0, 0);
+        let mut plain = 0;
         loop {
-            at = plain_run_end(bytes, at);
+            let at = escape_run_end(bytes, plain);
+            self.bytes.extend_from_slice(&bytes[plain..at]);
             let Some(&byte) = bytes.get(at) else {
                 break;
             };
-            if ESCAPE[byte as usize] != __ {
-                let (escape, len) = escape(byte);
-                self.bytes.extend_from_slice(&bytes[plain..at]);
-                self.raw(&escape[..len]);
-                plain = at + 1;
-            }
-            at += 1;
+            let (escape, len) = escape(byte);
+            self.raw(&escape[..len]);
+            plain = at + 1;
         }
-        self.bytes.extend_from_slice(&bytes[plain..]);
         self.bytes.push(b'"');
     }
 }
@@ -130,6 +124,35 @@ pub(crate) const fn escape(byte: u8) -> ([u8; 6], usize) {
         UU => ([b'\\', b'u', b'0', b'0', high, low], 6),
         short => ([b'\\', short, 0, 0, 0, 0], 2),
     }
+}
+
+/// The offset of the first byte from `i` on that the writer escapes (`"`, `\\`, a control
+/// character), or the text's length. As `tokenizer::plain_run_end`, but bytes of 0x80 and up
+/// pass: they are written as they are. The renderer's strings and the messages' quotes
+/// both find their escapes with it.
+#[inline]
+pub(crate) fn escape_run_end(text: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES * 0x80;
+    while let Some(word) = text.get(i..i + 8) {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+        // The lowest flag is exact; borrows can only flag lanes above it.
+        let flags = word.wrapping_sub(ONES * 0x20) & !word & HIGH
+            | has_zero(word ^ (ONES * u64::from(b'"')))
+            | has_zero(word ^ (ONES * u64::from(b'\\')));
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&byte) = text.get(i) {
+        if ESCAPE[byte as usize] != __ {
+            break;
+        }
+        i += 1;
+    }
+    i
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";

@@ -21,7 +21,7 @@ use crate::check::{
 use crate::error::{Error, MAX_INPUT};
 use crate::regex::Regex;
 use crate::schema::{Model, Scalar, Schema};
-use crate::sink::escape;
+use crate::sink::{escape, escape_run_end};
 use crate::tokenizer::{decode, pieces, validate, Kind, Piece, Tokenizer};
 use crate::validate::Reason;
 use crate::wire::{Format, Shape};
@@ -736,34 +736,6 @@ fn live(out: &mut impl Write, render: impl FnOnce(&mut Live<'_>) -> fmt::Result)
     let mut text = Live { out, failed: None };
     let _ = render(&mut text);
     text.failed.map_or(Ok(()), Err)
-}
-
-/// The offset of the first byte from `i` on that the writer escapes (`"`, `\\`, a control
-/// character), or the text's length. As `tokenizer::plain_run_end`, but bytes of 0x80 and up
-/// pass: they are written as they are.
-#[inline]
-fn escape_run_end(text: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH: u64 = ONES * 0x80;
-    while let Some(word) = text.get(i..i + 8) {
-        let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-        let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-        // The lowest flag is exact; borrows can only flag lanes above it.
-        let flags = word.wrapping_sub(ONES * 0x20) & !word & HIGH
-            | has_zero(word ^ (ONES * u64::from(b'"')))
-            | has_zero(word ^ (ONES * u64::from(b'\\')));
-        if flags != 0 {
-            return i + (flags.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while let Some(&byte) = text.get(i) {
-        if escape(byte).1 > 0 {
-            break;
-        }
-        i += 1;
-    }
-    i
 }
 
 /// The longest stretch of the model's own text quoted in a message, in characters.
