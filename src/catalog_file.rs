@@ -876,7 +876,18 @@ impl SchemaReader<'_> {
         if let Some(key) = duplicate(members) {
             return Err((child(pointer, key), format!("{} appears twice", quote(key))));
         }
-        let field = |name: &str| members.iter().find(|(key, _)| key == name).map(|(_, v)| v);
+        // Most of the keywords asked for are absent: one bit for each key's length and first
+        // byte rules them out without comparing a key.
+        let sign = |key: &str| {
+            let first = key.as_bytes().first().map_or(0, |&byte| usize::from(byte));
+            1u64 << ((key.len() * 7 + first) % 64)
+        };
+        let present = members.iter().fold(0, |mask, (key, _)| mask | sign(key));
+        let field = |name: &str| {
+            (present & sign(name) != 0)
+                .then(|| members.iter().find(|(key, _)| key == name).map(|(_, v)| v))
+                .flatten()
+        };
         let at = |key: &str| child(pointer, key);
         let (types, type_form) = read_types(field("type"), pointer)?;
         if input && type_form != TypeForm::Absent && types != Types::of(Type::Object) {
@@ -1049,7 +1060,7 @@ impl SchemaReader<'_> {
             schema.enumeration = Some(self.read_enum(values, id, types, type_form, &at("enum"))?);
         }
         if let Some(value) = field("const") {
-            rare.constant = Some(self.value_of(value, id, types, type_form, &at("const"))?);
+            rare.constant = Some(self.value_of(value, id, types, type_form, at("const"))?);
         }
         if let Some(value) = field("default") {
             annotations.default = Some(self.scalar(value));
@@ -1258,17 +1269,22 @@ impl SchemaReader<'_> {
                 "must list at least one value: an empty enum admits nothing".into(),
             ));
         }
-        let mut seen: Vec<String> = Vec::with_capacity(elements.len());
+        let mut seen: Vec<Comparable<'_>> = Vec::with_capacity(elements.len());
         let mut out = Vec::with_capacity(elements.len());
         for (i, element) in elements.iter().enumerate() {
-            let at = child(pointer, &i.to_string());
-            let value = self.value_of(element, id, types, form, &at)?;
-            let key = comparable(element);
+            // An index needs no escape in a pointer.
+            let at = format!("{pointer}/{i}");
+            let key = match &element.value {
+                Value::String(text) => Comparable::Text(text),
+                _ => Comparable::Other(comparable(element)),
+            };
+            // A value of the wrong type is refused as that, before it is found twice.
             if seen.contains(&key) {
+                self.value_of(element, id, types, form, at.clone())?;
                 return Err((at, "the same value appears twice".into()));
             }
+            out.push(self.value_of(element, id, types, form, at)?);
             seen.push(key);
-            out.push(value);
         }
         Ok(OwnedModel::append(&mut self.model.values, out))
     }
@@ -1281,11 +1297,11 @@ impl SchemaReader<'_> {
         id: NodeId,
         types: Types,
         form: TypeForm,
-        pointer: &str,
+        pointer: String,
     ) -> Result<Scalar, SchemaError> {
         if form != TypeForm::Absent && !types_admit(types, node) {
             return Err((
-                pointer.into(),
+                pointer,
                 format!(
                     "must be {}, as the schema's type says; found {}",
                     type_phrase(types),
@@ -1293,7 +1309,7 @@ impl SchemaReader<'_> {
                 ),
             ));
         }
-        self.values.push((id, canonical(node), pointer.into()));
+        self.values.push((id, canonical(node), pointer));
         Ok(self.scalar(node))
     }
 
@@ -1517,6 +1533,14 @@ fn types_admit(types: Types, node: &Node<'_>) -> bool {
 
 /// A value's canonical form for telling values apart, with numbers by value (`1` and `1.0`
 /// are the same value, as JSON Schema says).
+/// An `enum` value as two values that are the same compare: a string by its text, anything
+/// else by [`comparable`].
+#[derive(PartialEq)]
+enum Comparable<'n> {
+    Text(&'n str),
+    Other(String),
+}
+
 fn comparable(node: &Node<'_>) -> String {
     match &node.value {
         Value::Number(text) => format!("{:?}", text.parse::<f64>().unwrap_or(f64::NAN)),

@@ -1205,6 +1205,12 @@ fn write_members(out: &mut Json, members: &mut Members) {
     members
         .entries
         .sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    // Room for the whole object at once: a tool's parameters are written into a new buffer
+    // by their root's members, which grew it a doubling at a time.
+    let size: usize = (members.entries.iter())
+        .map(|&(key, start, end)| key.len() + 4 + (end - start) as usize)
+        .sum();
+    out.bytes.reserve(size + 2);
     out.raw(b"{");
     for (i, &(key, start, end)) in members.entries.iter().enumerate() {
         if i > 0 {
