@@ -291,12 +291,17 @@ impl Strings {
         let mut at = 0;
         loop {
             let open = byte_from::<b'"'>(answers, at);
-            let close = closing_quote(answers, open);
+            // The first quote or backslash: a quote closes a literal without escapes.
+            let first = quote_or_backslash_from(answers, open + 1);
+            let close = match answers.get(first) {
+                Some(b'"') => first,
+                _ => closing_quote(answers, open),
+            };
             if close >= answers.len() {
                 break;
             }
-            let literal = &answers[open + 1..close];
-            if !literal.contains(&b'\\') {
+            if close == first {
+                let literal = &answers[open + 1..close];
                 let place = (open as u32 + 1, literal.len() as u32);
                 starts.entry(hash(literal)).or_insert(place);
             }
