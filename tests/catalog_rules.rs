@@ -688,29 +688,36 @@ fn enums_bounds_and_defaults() {
         refusal(&with_property(r#"{"type":"string","enum":["a","a"]}"#)),
         r#"tool "t": /inputSchema/properties/p/enum/1: the same value appears twice"#
     );
-    // Strings are the same by their text, escaped or not; a string is never a number.
-    assert_eq!(
-        refusal(&with_property(
-            r#"{"type":"string","enum":["ab","a\u0062"]}"#
-        )),
-        r#"tool "t": /inputSchema/properties/p/enum/1: the same value appears twice"#
-    );
+    // Strings are the same by their text, escaped or not; a value of the wrong type is refused
+    // as that, though it is there twice.
+    let wrong_type = "must be a string, as the schema's type says; found a number";
+    for (property, refused) in [
+        (
+            r#"{"type":"string","enum":["ab","a\u0062"]}"#,
+            "1: the same value appears twice",
+        ),
+        (
+            r#"{"type":"string","enum":[1,1]}"#,
+            &format!("0: {wrong_type}"),
+        ),
+        (
+            r#"{"type":"string","enum":["a",1,1]}"#,
+            &format!("1: {wrong_type}"),
+        ),
+        (
+            r#"{"type":"string","enum":["a","a",1]}"#,
+            "1: the same value appears twice",
+        ),
+    ] {
+        assert_eq!(
+            refusal(&with_property(property)),
+            format!(r#"tool "t": /inputSchema/properties/p/enum/{refused}"#)
+        );
+    }
+    // A string is never a number, a boolean or null.
     accepted(&with_property(
         r#"{"enum":["1",1,"true",true,"null",null]}"#,
     ));
-    // A value of the wrong type is refused as that, though it is there twice.
-    assert_eq!(
-        refusal(&with_property(r#"{"type":"string","enum":[1,1]}"#)),
-        r#"tool "t": /inputSchema/properties/p/enum/0: must be a string, as the schema's type says; found a number"#
-    );
-    assert_eq!(
-        refusal(&with_property(r#"{"type":"string","enum":["a",1,1]}"#)),
-        r#"tool "t": /inputSchema/properties/p/enum/1: must be a string, as the schema's type says; found a number"#
-    );
-    assert_eq!(
-        refusal(&with_property(r#"{"type":"string","enum":["a","a",1]}"#)),
-        r#"tool "t": /inputSchema/properties/p/enum/1: the same value appears twice"#
-    );
     assert_eq!(
         refusal(&with_property(r#"{"type":"integer","enum":[1,1.0]}"#)),
         r#"tool "t": /inputSchema/properties/p/enum/1: the same value appears twice"#
