@@ -158,9 +158,9 @@ impl Layout {
     ///
     /// `laid` is where these same parameters went when an earlier shape wrote them: empty the
     /// first time, when they are split and it is set, and taken as it is after that. Three
-    /// of a tool's eight shapes write parameters another has (OpenAI's two non-strict ones
-    /// Anthropic's, the Responses strict one Chat's), and splitting and hashing them again
-    /// was a sixth of laying out GitHub's MCP server's catalog.
+    /// of a tool's eight shapes write parameters a shape before them wrote (Responses' and
+    /// Anthropic's non-strict ones Chat's, Responses' strict one Chat's), and splitting and
+    /// hashing them again was a sixth of laying out GitHub's MCP server's catalog.
     pub(crate) fn add_declaration(
         &mut self,
         answer: &[u8],
