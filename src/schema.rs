@@ -88,9 +88,13 @@ impl<'a> Model<'a> {
         &self.nodes[id as usize]
     }
 
-    /// The keywords that most nodes lack, of `node`, gathered from its entries.
-    #[inline]
+    /// The keywords that most nodes lack, of `node`, gathered from its entries. A node with
+    /// none (most) gets [`Rare::NONE`] where it is called, not a copy of a gathered one.
+    #[inline(always)]
     pub fn rare(self, node: &Schema) -> Rare {
+        if node.keywords.rare == 0 {
+            return Rare::NONE;
+        }
         self.const_rare(node)
     }
 
