@@ -15,13 +15,11 @@
 
 use std::hint::black_box;
 use std::path::Path;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 use tool_schema::{respond, RuntimeCatalog};
 
 #[path = "common/counting.rs"]
 mod counting;
-use counting::LIVE;
 
 const LOADS: usize = 41;
 const SAMPLES: usize = 31;
@@ -70,10 +68,10 @@ fn main() {
     }
     let mut per_clone = Vec::new();
     for (name, bytes) in &files {
-        let before = LIVE.load(Ordering::Relaxed);
+        let before = counting::live();
         let catalog =
             RuntimeCatalog::from_bytes(bytes).unwrap_or_else(|err| panic!("{name}: {err}"));
-        let kept = LIVE.load(Ordering::Relaxed) - before;
+        let kept = counting::live() - before;
         let tools = catalog.len();
         drop(catalog);
         let mut times = Vec::new();

@@ -5,11 +5,8 @@
 //! catalog and three others. `benches/runtime.rs` times loads alone; this one is small enough
 //! to copy into an older commit, which is how `docs/performance.md` followed the load down.
 
-use std::sync::atomic::Ordering;
-
 #[path = "../benches/common/counting.rs"]
 mod counting;
-use counting::{CALLS, LIVE};
 
 fn main() {
     let mut files: Vec<String> = std::env::args().skip(1).collect();
@@ -25,11 +22,11 @@ fn main() {
     }
     for file in files {
         let bytes = std::fs::read(&file).unwrap_or_else(|err| panic!("{file}: {err}"));
-        let (live, calls) = (LIVE.load(Ordering::Relaxed), CALLS.load(Ordering::Relaxed));
+        let (live, calls) = (counting::live(), counting::calls());
         let catalog = tool_schema::RuntimeCatalog::from_bytes(&bytes)
             .unwrap_or_else(|err| panic!("{file}: {err}"));
-        let kept = LIVE.load(Ordering::Relaxed) - live;
-        let allocations = CALLS.load(Ordering::Relaxed) - calls;
+        let kept = counting::live() - live;
+        let allocations = counting::calls() - calls;
         drop(catalog);
         let mut times: Vec<u128> = (0..41)
             .map(|_| {
