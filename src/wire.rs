@@ -1202,9 +1202,12 @@ impl std::ops::Deref for TypeList {
 
 /// An object of `members`, its keys in byte order.
 fn write_members(out: &mut Json, members: &mut Members) {
-    members
-        .entries
-        .sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    // Keys in byte order. The keys of one node seldom share a first byte, and comparing that
+    // first saves calling the library's comparison for most pairs.
+    fn order(key: &str) -> (Option<u8>, &[u8]) {
+        (key.as_bytes().first().copied(), key.as_bytes())
+    }
+    members.entries.sort_by(|a, b| order(a.0).cmp(&order(b.0)));
     // Room for the whole object at once: a tool's parameters are written into a new buffer
     // by their root's members, which grew it a doubling at a time.
     let size: usize = (members.entries.iter())
