@@ -70,6 +70,55 @@ impl Json {
         }
         self.bytes.push(b'"');
     }
+
+    /// `value`, which holds nothing [`Json::string`] escapes (an [`EscapeMap`] said so), as a
+    /// JSON string literal.
+    #[inline]
+    pub(crate) fn plain_string(&mut self, value: &[u8]) {
+        debug_assert_eq!(escape_run_end(value, 0), value.len());
+        self.bytes.reserve(value.len() + 2);
+        self.bytes.push(b'"');
+        self.bytes.extend_from_slice(value);
+        self.bytes.push(b'"');
+    }
+}
+
+/// Which 64-byte blocks of a text hold a byte that [`Json::string`] escapes: one bit a block.
+///
+/// The renderer writes each of a catalog's strings once for each provider's rules (a
+/// property's description five times); with this, the text is scanned once, and a string in
+/// blocks with nothing to escape is copied as it is ([`Json::plain_string`]).
+pub(crate) struct EscapeMap {
+    blocks: Vec<u64>,
+}
+
+impl EscapeMap {
+    const BLOCK: usize = 64;
+
+    /// The map of `text`: one scan, which skips the rest of a block once it holds an escape.
+    pub(crate) fn of(text: &[u8]) -> EscapeMap {
+        let mut blocks = vec![0u64; text.len().div_ceil(Self::BLOCK * 64)];
+        let mut i = escape_run_end(text, 0);
+        while i < text.len() {
+            let block = i / Self::BLOCK;
+            blocks[block / 64] |= 1 << (block % 64);
+            i = escape_run_end(text, (block + 1) * Self::BLOCK);
+        }
+        EscapeMap { blocks }
+    }
+
+    /// Whether the `len` bytes of the text from `start` are sure to hold nothing to escape.
+    #[inline]
+    pub(crate) fn none_in(&self, start: usize, len: usize) -> bool {
+        let escaped = |block: usize| {
+            (self.blocks.get(block / 64)).is_none_or(|bits| bits >> (block % 64) & 1 == 1)
+        };
+        if len == 0 {
+            return true;
+        }
+        let (first, last) = (start / Self::BLOCK, (start + len - 1) / Self::BLOCK);
+        !escaped(first) && (first + 1..=last).all(|block| !escaped(block))
+    }
 }
 
 /// Writes what `text` formats as the inside of a JSON string, with the writer's escapes.
@@ -192,6 +241,43 @@ const ESCAPE: [u8; 256] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_escape_map_clears_a_stretch_only_when_its_blocks_hold_nothing_to_escape() {
+        // Escapes at the first and last byte of a block, inside one, and none for two blocks;
+        // non-ASCII, which is written as it is, between them.
+        let mut text = "é".repeat(200).into_bytes();
+        for (at, byte) in [
+            (63, b'"'),
+            (64, b'\\'),
+            (130, b'\n'),
+            (140, 0x1f),
+            (399, b'"'),
+        ] {
+            text[at] = byte;
+        }
+        let map = EscapeMap::of(&text);
+        let flagged = |block: usize| {
+            let end = ((block + 1) * EscapeMap::BLOCK).min(text.len());
+            escape_run_end(&text[..end], block * EscapeMap::BLOCK) < end
+        };
+        let mut cleared = 0;
+        for start in 0..=text.len() {
+            for len in 0..=text.len() - start {
+                let none = map.none_in(start, len);
+                let mut blocks = start / 64..=(start + len).saturating_sub(1) / 64;
+                assert_eq!(none, len == 0 || !blocks.any(flagged), "{start}+{len}");
+                if none {
+                    let stretch = &text[start..start + len];
+                    assert_eq!(escape_run_end(stretch, 0), len, "{start}+{len}");
+                    cleared += 1;
+                }
+            }
+        }
+        // Blocks 3 to 5 (bytes 192..384) hold nothing to escape.
+        assert!(map.none_in(192, 192) && !map.none_in(191, 2) && !map.none_in(383, 2));
+        assert!(cleared > 0);
+    }
 
     #[test]
     fn whole_numbers_are_written_as_decimal_without_leading_zeros() {

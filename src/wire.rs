@@ -11,7 +11,7 @@ use crate::schema::{
     is_gemini_parameter_name, DefsKeyword, Model, NodeId, Scalar, Schema, Text, Tool, TupleForm,
     Type, TypeForm, Types, MAX_DESCRIPTION,
 };
-use crate::sink::Json;
+use crate::sink::{EscapeMap, Json};
 use std::ops::Range;
 
 /// Which provider's shape to write.
@@ -176,6 +176,7 @@ pub(crate) type NotExpressible = String;
 fn declaration(
     out: &mut Json,
     model: Model<'_>,
+    escapes: &EscapeMap,
     tool: &Tool,
     shape: Shape,
     parameters: &[u8],
@@ -205,7 +206,7 @@ fn declaration(
         // when true, so a plain request keeps its bytes.
         Format::OpenAi => {
             out.raw(b"{\"function\":{");
-            description_name(out, model, tool);
+            description_name(out, model, escapes, tool);
             out.raw(b",\"parameters\":");
             write_parameters(out);
             if strict {
@@ -219,7 +220,7 @@ fn declaration(
         // while Chat Completions stays non-strict: the default differs, so it is always written.
         Format::OpenAiResponses => {
             out.raw(b"{");
-            description_name(out, model, tool);
+            description_name(out, model, escapes, tool);
             out.raw(b",\"parameters\":");
             write_parameters(out);
             out.raw(b",\"strict\":");
@@ -230,11 +231,11 @@ fn declaration(
         // sits beside name, description and input_schema.
         Format::Anthropic => {
             out.raw(b"{\"description\":");
-            out.string(model.str(tool.description));
+            string(out, model, escapes, tool.description);
             out.raw(b",\"input_schema\":");
             write_parameters(out);
             out.raw(b",\"name\":");
-            out.string(model.str(tool.name));
+            string(out, model, escapes, tool.name);
             if strict {
                 out.raw(b",\"strict\":true");
             }
@@ -247,7 +248,7 @@ fn declaration(
         // a tool without properties has no `parameters` key at all.
         Format::Gemini => {
             out.raw(b"{");
-            description_name(out, model, tool);
+            description_name(out, model, escapes, tool);
             if input.properties.len > 0 {
                 out.raw(b",\"parameters\":");
                 write_parameters(out);
@@ -277,10 +278,10 @@ fn declaration(
             out.boolean(hints.read_only);
             if let Some(title) = tool.annotations_title {
                 out.raw(b",\"title\":");
-                out.string(model.str(title));
+                string(out, model, escapes, title);
             }
             out.raw(b"},\"description\":");
-            out.string(model.str(tool.description));
+            string(out, model, escapes, tool.description);
             if let Some(execution) = tool.execution {
                 out.raw(b",\"execution\":");
                 out.raw(model.str(execution).as_bytes());
@@ -292,11 +293,12 @@ fn declaration(
             out.raw(b",\"inputSchema\":");
             write_parameters(out);
             out.raw(b",\"name\":");
-            out.string(model.str(tool.name));
+            string(out, model, escapes, tool.name);
             if let Some(output) = tool.output {
                 let mut schema = Json::default();
                 let mut writer = Writer {
                     model,
+                    escapes,
                     rules: Rules::Mcp,
                     inlining: Vec::new(),
                     spare: Vec::new(),
@@ -307,7 +309,7 @@ fn declaration(
             }
             if let Some(title) = tool.title {
                 out.raw(b",\"title\":");
-                out.string(model.str(title));
+                string(out, model, escapes, title);
             }
             out.raw(b"}");
         }
@@ -330,6 +332,7 @@ fn rules(shape: Shape) -> Rules {
 /// members that earlier tools' nodes were written with, to be used again.
 fn parameters(
     model: Model<'_>,
+    escapes: &EscapeMap,
     tool: &Tool,
     rules: Rules,
     spare: &mut Vec<Members>,
@@ -337,6 +340,7 @@ fn parameters(
     let mut parameters = Json::default();
     let mut writer = Writer {
         model,
+        escapes,
         rules,
         inlining: Vec::new(),
         spare: std::mem::take(spare),
@@ -347,18 +351,29 @@ fn parameters(
 }
 
 /// `"description":D,"name":N`, the run of keys that OpenAI's two shapes and Gemini's share.
-fn description_name(out: &mut Json, model: Model<'_>, tool: &Tool) {
+fn description_name(out: &mut Json, model: Model<'_>, escapes: &EscapeMap, tool: &Tool) {
     out.raw(b"\"description\":");
-    out.string(model.str(tool.description));
+    string(out, model, escapes, tool.description);
     out.raw(b",\"name\":");
-    out.string(model.str(tool.name));
+    string(out, model, escapes, tool.name);
+}
+
+/// One of the model's strings as a JSON string literal: copied as it is where `escapes` (the
+/// model's text's map) says it has nothing to escape.
+#[inline]
+fn string(out: &mut Json, model: Model<'_>, escapes: &EscapeMap, text: Text) {
+    if escapes.none_in(text.start as usize, text.len as usize) {
+        out.plain_string(model.bytes(text));
+    } else {
+        out.string(model.str(text));
+    }
 }
 
 /// A catalog value: a string (escaped), a number (as the catalog spelled it), a boolean, null,
 /// or an array or object (already canonical).
-fn scalar(out: &mut Json, model: Model<'_>, value: Scalar) {
+fn scalar(out: &mut Json, model: Model<'_>, escapes: &EscapeMap, value: Scalar) {
     match value {
-        Scalar::String(text) => out.string(model.str(text)),
+        Scalar::String(text) => string(out, model, escapes, text),
         Scalar::Number(number) => out.raw(model.str(number.text).as_bytes()),
         Scalar::Boolean(value) => out.boolean(value),
         Scalar::Null => out.raw(b"null"),
@@ -412,6 +427,8 @@ const GEMINI_FORMATS: [&str; 1] = ["date-time"];
 /// Writes schema nodes under one shape's rules.
 struct Writer<'m> {
     model: Model<'m>,
+    /// The model's text's [`EscapeMap`].
+    escapes: &'m EscapeMap,
     rules: Rules,
     /// The references being inlined (Gemini), to tell recursion.
     inlining: Vec<NodeId>,
@@ -513,7 +530,7 @@ impl Writer<'_> {
     ///   `null` type.
     /// - MCP: everything, as given.
     fn node(&mut self, out: &mut Json, id: NodeId, place: Place) -> Result<(), NotExpressible> {
-        let model = self.model;
+        let (model, escapes) = (self.model, self.escapes);
         let node = model.node(id);
         let rare = model.rare(node);
         let annotations = model.annotations(node);
@@ -545,7 +562,7 @@ impl Writer<'_> {
         let mut members = self.spare.pop().unwrap_or_default();
         let text = |members: &mut Members, key: &'static str, text: Option<Text>| {
             if let Some(text) = text {
-                members.put(key, |out| out.string(model.str(text)));
+                members.put(key, |out| string(out, model, escapes, text));
             }
         };
 
@@ -570,10 +587,10 @@ impl Writer<'_> {
                     result?;
                     members.clear();
                     if let Some(text) = node.description {
-                        members.put("description", |out| out.string(model.str(text)));
+                        members.put("description", |out| string(out, model, escapes, text));
                     }
                     if let Some(default) = annotations.default {
-                        members.put("default", |out| scalar(out, model, default));
+                        members.put("default", |out| scalar(out, model, escapes, default));
                     }
                     merge(&mut members, &inlined.bytes);
                     self.finish(out, members);
@@ -591,7 +608,7 @@ impl Writer<'_> {
                     model.str(reference)
                 ));
             }
-            members.put("$ref", |out| out.string(model.str(reference)));
+            members.put("$ref", |out| string(out, model, escapes, reference));
         }
         if let Some((keyword, run)) = rare.definitions {
             if !gemini {
@@ -605,7 +622,7 @@ impl Writer<'_> {
                         if i > 0 {
                             defs.raw(b",");
                         }
-                        defs.string(model.str(definition.name));
+                        string(defs, model, escapes, definition.name);
                         defs.raw(b":");
                         self.node(defs, definition.schema, Place::Inside)?;
                     }
@@ -624,7 +641,7 @@ impl Writer<'_> {
         text(&mut members, "description", node.description);
         if let Some(default) = annotations.default {
             if !openai && !anthropic {
-                members.put("default", |out| scalar(out, model, default));
+                members.put("default", |out| scalar(out, model, escapes, default));
             }
         }
         if mcp || plain {
@@ -736,7 +753,7 @@ impl Writer<'_> {
                     if i > 0 {
                         out.raw(b",");
                     }
-                    scalar(out, model, *value);
+                    scalar(out, model, escapes, *value);
                 }
                 if add_null {
                     out.raw(b",null");
@@ -750,14 +767,14 @@ impl Writer<'_> {
                 // OpenAI strict's optional value needs `null` beside it.
                 members.put("enum", |out| {
                     out.raw(b"[");
-                    scalar(out, model, value);
+                    scalar(out, model, escapes, value);
                     if optional_nullable && value != Scalar::Null {
                         out.raw(b",null");
                     }
                     out.raw(b"]");
                 });
             } else {
-                members.put("const", |out| scalar(out, model, value));
+                members.put("const", |out| scalar(out, model, escapes, value));
             }
         }
 
@@ -876,7 +893,7 @@ impl Writer<'_> {
                              underscore, then letters, digits and underscores)"
                         ));
                     }
-                    map.string(name);
+                    string(map, model, escapes, property.name);
                     map.raw(b":");
                     let place = if property.required {
                         Place::Required
@@ -897,7 +914,7 @@ impl Writer<'_> {
                             if written > 0 {
                                 out.raw(b",");
                             }
-                            out.string(model.str(property.name));
+                            string(out, model, escapes, property.name);
                             written += 1;
                         }
                     }
@@ -1371,6 +1388,7 @@ pub(crate) fn render(model: Model<'_>, mut layout: Layout) -> Rendered {
     let mut laid = vec![Laid::default(); RULES * tools];
     let mut declared = Json::default();
     let mut spare = Vec::new();
+    let escapes = &EscapeMap::of(model.text.as_bytes());
     // In slot order: every format, non-strict then strict.
     for shape in Format::ALL
         .into_iter()
@@ -1384,11 +1402,11 @@ pub(crate) fn render(model: Model<'_>, mut layout: Layout) -> Rendered {
         let rules = rules(shape);
         for (index, tool) in model.tools.iter().enumerate() {
             let at = rules as usize * tools + index;
-            let schema =
-                schemas[at].get_or_insert_with(|| parameters(model, tool, rules, &mut spare));
+            let schema = schemas[at]
+                .get_or_insert_with(|| parameters(model, escapes, tool, rules, &mut spare));
             declared.bytes.clear();
             let result = match schema {
-                Ok(schema) => declaration(&mut declared, model, tool, shape, schema),
+                Ok(schema) => declaration(&mut declared, model, escapes, tool, shape, schema),
                 Err(reason) => Err(reason.clone()),
             };
             debug_assert_eq!(spans.len(), slot(shape, index, tools));
