@@ -110,13 +110,14 @@ impl EscapeMap {
     /// Whether the `len` bytes of the text from `start` are sure to hold nothing to escape.
     #[inline]
     pub(crate) fn none_in(&self, start: usize, len: usize) -> bool {
-        let escaped = |block: usize| {
-            (self.blocks.get(block / 64)).is_none_or(|bits| bits >> (block % 64) & 1 == 1)
-        };
         if len == 0 {
             return true;
         }
+        let escaped = |block: usize| {
+            (self.blocks.get(block / 64)).is_none_or(|bits| bits >> (block % 64) & 1 == 1)
+        };
         let (first, last) = (start / Self::BLOCK, (start + len - 1) / Self::BLOCK);
+        // Most strings lie in one block: it is tested before a range is made.
         !escaped(first) && (first + 1..=last).all(|block| !escaped(block))
     }
 }
@@ -244,8 +245,9 @@ mod tests {
 
     #[test]
     fn the_escape_map_clears_a_stretch_only_when_its_blocks_hold_nothing_to_escape() {
-        // Escapes at the first and last byte of a block, inside one, and none for two blocks;
-        // non-ASCII, which is written as it is, between them.
+        // Escapes at the last byte of a block and the first of the next, two inside one, none
+        // for three blocks, one at the text's last byte; non-ASCII, which is written as it is,
+        // between them.
         let mut text = "é".repeat(200).into_bytes();
         for (at, byte) in [
             (63, b'"'),
