@@ -50,7 +50,7 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     /// Passed on as a `realloc`, as the program's own allocator gets it: the trait's default
-    /// makes a new block and copies, which a growing `Vec` at the heap's top never pays. Counted
+    /// makes a new block and copies, which a growing `Vec` often need not pay. Counted
     /// as one allocation, as that default counted it.
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let grown = unsafe { System.realloc(ptr, layout, new_size) };
