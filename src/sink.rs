@@ -267,7 +267,8 @@ mod tests {
         for start in 0..=text.len() {
             for len in 0..=text.len() - start {
                 let none = map.none_in(start, len);
-                let mut blocks = start / 64..=(start + len).saturating_sub(1) / 64;
+                let block = EscapeMap::BLOCK;
+                let mut blocks = start / block..=(start + len).saturating_sub(1) / block;
                 assert_eq!(none, len == 0 || !blocks.any(flagged), "{start}+{len}");
                 if none {
                     let stretch = &text[start..start + len];
