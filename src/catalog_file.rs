@@ -21,6 +21,7 @@ use crate::sink::escape;
 use crate::tokenizer::{pieces, Kind, Piece, Token, Tokenizer};
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};
+use std::ops::Range;
 
 /// The largest catalog file read, in bytes.
 pub const MAX_CATALOG: usize = 16 * 1024 * 1024;
@@ -281,10 +282,16 @@ fn tool_error(tool: &str, pointer: &str, rule: String) -> CatalogError {
     }
 }
 
-/// `pointer` extended by one reference token, escaped as RFC 6901 section 3 asks.
+/// `pointer` extended by one reference token.
 fn child(pointer: &str, token: &str) -> String {
     let mut out = String::with_capacity(pointer.len() + token.len() + 1);
     out.push_str(pointer);
+    push_token(&mut out, token);
+    out
+}
+
+/// `/` and one reference token, escaped as RFC 6901 section 3 asks.
+fn push_token(out: &mut String, token: &str) {
     out.push('/');
     for c in token.chars() {
         match c {
@@ -293,7 +300,51 @@ fn child(pointer: &str, token: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+}
+
+/// Where a schema value is within its tool: links back to a pointer already written out,
+/// each adding one reference token. Only a refusal writes it out (RFC 6901), as serde_json
+/// computes an error's position only on the error path: a load makes no string for the
+/// thousands of places that are fine.
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    /// A pointer already written out (a tool's `/inputSchema`).
+    At(&'a str),
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl<'a> Path<'a> {
+    fn key(&'a self, key: &'a str) -> Path<'a> {
+        Path::Key(self, key)
+    }
+
+    fn index(&'a self, index: usize) -> Path<'a> {
+        Path::Index(self, index)
+    }
+
+    #[cold]
+    fn pointer(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    /// Appends the pointer to `out`. It recurses once a link, and the links are frames of the
+    /// schema walk, which the tokenizer's depth limit bounds (the module's doc).
+    fn write(&self, out: &mut String) {
+        match self {
+            Path::At(text) => out.push_str(text),
+            Path::Key(parent, key) => {
+                parent.write(out);
+                push_token(out, key);
+            }
+            Path::Index(parent, index) => {
+                parent.write(out);
+                let _ = write!(out, "/{index}");
+            }
+        }
+    }
 }
 
 /// A name or value as messages show it: in double quotes, escaped so it stays on one line.
@@ -702,6 +753,7 @@ fn read_root(
     pointer: &str,
     input: bool,
 ) -> Result<NodeId, SchemaError> {
+    let path = Path::At(pointer);
     let root = reserve(model);
     let mut reader = SchemaReader {
         model,
@@ -711,6 +763,7 @@ fn read_root(
         defs_keyword: None,
         edges: Vec::new(),
         values: Vec::new(),
+        value_texts: String::new(),
     };
     let members: &[(Cow<'_, str>, Node<'_>)] = match &node.value {
         Value::Object(members) => members,
@@ -720,7 +773,7 @@ fn read_root(
     let defs = match (field("$defs"), field("definitions")) {
         (Some(_), Some(_)) => {
             return Err((
-                child(pointer, "definitions"),
+                path.key("definitions").pointer(),
                 "give one of \"$defs\" and \"definitions\", not both".into(),
             ))
         }
@@ -730,10 +783,10 @@ fn read_root(
     };
     let mut definitions = Vec::new();
     if let Some((keyword, defs)) = defs {
-        let defs_pointer = child(pointer, keyword);
+        let defs_path = path.key(keyword);
         let Value::Object(entries) = &defs.value else {
             return Err((
-                defs_pointer,
+                defs_path.pointer(),
                 format!(
                     "must be an object of schemas, found {}",
                     describe(&defs.value)
@@ -742,7 +795,7 @@ fn read_root(
         };
         if let Some(key) = duplicate(entries) {
             return Err((
-                child(&defs_pointer, key),
+                defs_path.key(key).pointer(),
                 format!("{} appears twice", quote(key)),
             ));
         }
@@ -752,11 +805,11 @@ fn read_root(
             reader.defs.push((name.to_string(), id));
         }
         for ((name, schema), (_, id)) in entries.iter().zip(reader.defs.clone()) {
-            reader.fill(id, schema, &child(&defs_pointer, name), false)?;
+            reader.fill(id, schema, &defs_path.key(name), false)?;
             definitions.push((name.clone(), id));
         }
     }
-    reader.fill(root, node, pointer, input)?;
+    reader.fill(root, node, &path, input)?;
     if let Some((keyword, _)) = defs {
         definitions.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
         let definitions: Vec<Definition> = definitions
@@ -806,15 +859,17 @@ struct SchemaReader<'m> {
     /// `oneOf` and `allOf`): a cycle of them would have a checker go round for ever.
     edges: Vec<(NodeId, NodeId, String)>,
     /// Values that must fit their node (`default`, `const`, `enum`, `examples`), checked once
-    /// every node is read: the node, the value as canonical JSON, and where it is.
-    values: Vec<(NodeId, String, String)>,
+    /// every node is read: the node, and the value as canonical JSON and where it is, both in
+    /// `value_texts` (one buffer, not two strings a value).
+    values: Vec<(NodeId, Range<usize>, Range<usize>)>,
+    value_texts: String,
 }
 
 impl SchemaReader<'_> {
     /// Reads the schema `node` into the reserved index `id`.
-    fn read(&mut self, node: &Node<'_>, pointer: &str) -> Result<NodeId, SchemaError> {
+    fn read(&mut self, node: &Node<'_>, path: &Path<'_>) -> Result<NodeId, SchemaError> {
         let id = reserve(self.model);
-        self.fill(id, node, pointer, false)?;
+        self.fill(id, node, path, false)?;
         Ok(id)
     }
 
@@ -822,12 +877,12 @@ impl SchemaReader<'_> {
     fn read_list(
         &mut self,
         node: &Node<'_>,
-        pointer: &str,
+        path: &Path<'_>,
         from: Option<NodeId>,
     ) -> Result<Run, SchemaError> {
         let Value::Array(elements) = &node.value else {
             return Err((
-                pointer.into(),
+                path.pointer(),
                 format!(
                     "must be an array of schemas, found {}",
                     describe(&node.value)
@@ -835,14 +890,14 @@ impl SchemaReader<'_> {
             ));
         };
         if elements.is_empty() {
-            return Err((pointer.into(), "must list at least one schema".into()));
+            return Err((path.pointer(), "must list at least one schema".into()));
         }
         let mut ids = Vec::with_capacity(elements.len());
         for (i, element) in elements.iter().enumerate() {
-            let at = child(pointer, &i.to_string());
+            let at = path.index(i);
             let id = self.read(element, &at)?;
             if let Some(from) = from {
-                self.edges.push((from, id, at));
+                self.edges.push((from, id, at.pointer()));
             }
             ids.push(id);
         }
@@ -853,7 +908,7 @@ impl SchemaReader<'_> {
         &mut self,
         id: NodeId,
         node: &Node<'_>,
-        pointer: &str,
+        path: &Path<'_>,
         input: bool,
     ) -> Result<(), SchemaError> {
         let members = match &node.value {
@@ -868,13 +923,16 @@ impl SchemaReader<'_> {
             }
             other => {
                 return Err((
-                    pointer.into(),
+                    path.pointer(),
                     format!("a schema must be an object, found {}", describe(other)),
                 ))
             }
         };
         if let Some(key) = duplicate(members) {
-            return Err((child(pointer, key), format!("{} appears twice", quote(key))));
+            return Err((
+                path.key(key).pointer(),
+                format!("{} appears twice", quote(key)),
+            ));
         }
         // Most of the keywords asked for are absent: one bit for each key's length and first
         // byte rules them out without comparing a key.
@@ -888,8 +946,9 @@ impl SchemaReader<'_> {
                 .then(|| members.iter().find(|(key, _)| key == name).map(|(_, v)| v))
                 .flatten()
         };
-        let at = |key: &str| child(pointer, key);
-        let (types, type_form) = read_types(field("type"), pointer)?;
+        // A refusal's pointer to one of this node's keywords.
+        let at = |key: &str| path.key(key).pointer();
+        let (types, type_form) = read_types(field("type"), path)?;
         if input && type_form != TypeForm::Absent && types != Types::of(Type::Object) {
             return Err((
                 at("type"),
@@ -1003,7 +1062,7 @@ impl SchemaReader<'_> {
             annotations.examples = Some(self.model.text(&canonical(examples)));
         }
         if let Some(pattern) = field("pattern") {
-            let pattern = schema.pattern_text(Some(pattern), &at("pattern"))?;
+            let pattern = schema.pattern_text(Some(pattern), &path.key("pattern"))?;
             rare.pattern = pattern.map(|pattern| self.model.text(pattern));
         }
 
@@ -1014,11 +1073,11 @@ impl SchemaReader<'_> {
             ("allOf", &mut rare.all_of),
         ] {
             if let Some(list) = field(key) {
-                *slot = Some(self.read_list(list, &at(key), Some(id))?);
+                *slot = Some(self.read_list(list, &path.key(key), Some(id))?);
             }
         }
         if let Some(discriminator) = field("discriminator") {
-            read_discriminator(discriminator, &at("discriminator"))?;
+            read_discriminator(discriminator, &path.key("discriminator"))?;
             if rare.one_of.is_none() && schema.any_of.is_none() {
                 return Err((
                     at("discriminator"),
@@ -1057,27 +1116,29 @@ impl SchemaReader<'_> {
 
         // Values.
         if let Some(values) = field("enum") {
-            schema.enumeration = Some(self.read_enum(values, id, types, type_form, &at("enum"))?);
+            let at = path.key("enum");
+            schema.enumeration = Some(self.read_enum(values, id, types, type_form, &at)?);
         }
         if let Some(value) = field("const") {
-            rare.constant = Some(self.value_of(value, id, types, type_form, at("const"))?);
+            let at = path.key("const");
+            rare.constant = Some(self.value_of(value, id, types, type_form, &at)?);
         }
         if let Some(value) = field("default") {
             annotations.default = Some(self.scalar(value));
-            self.values.push((id, canonical(value), at("default")));
+            self.fit_later(id, value, &path.key("default"));
         }
         if let Some(Node {
             value: Value::Array(examples),
         }) = field("examples")
         {
+            let at = path.key("examples");
             for (i, example) in examples.iter().enumerate() {
-                let where_ = child(&at("examples"), &i.to_string());
-                self.values.push((id, canonical(example), where_));
+                self.fit_later(id, example, &at.index(i));
             }
         }
 
         // Objects.
-        let properties_pointer = at("properties");
+        let properties_path = path.key("properties");
         let mut properties: Vec<(String, bool, NodeId)> = Vec::new();
         match field("properties") {
             None => {}
@@ -1087,15 +1148,15 @@ impl SchemaReader<'_> {
                 schema.has_properties = true;
                 if let Some(key) = duplicate(entries) {
                     return Err((
-                        child(&properties_pointer, key),
+                        properties_path.key(key).pointer(),
                         format!("{} appears twice", quote(key)),
                     ));
                 }
                 for (name, node) in entries {
-                    let property_pointer = child(&properties_pointer, name);
+                    let property_path = properties_path.key(name);
                     if !is_property_name(name.as_bytes()) {
                         return Err((
-                            property_pointer,
+                            property_path.pointer(),
                             format!(
                                 "property name {} must match ^[a-zA-Z0-9_.-]{{1,64}}$ (Anthropic's rule for \
                                  property keys)",
@@ -1103,23 +1164,23 @@ impl SchemaReader<'_> {
                             ),
                         ));
                     }
-                    let child_id = self.read(node, &property_pointer)?;
+                    let child_id = self.read(node, &property_path)?;
                     properties.push((name.to_string(), false, child_id));
                 }
             }
             Some(other) => {
                 return Err((
-                    properties_pointer,
+                    properties_path.pointer(),
                     format!("must be an object, found {}", describe(&other.value)),
                 ))
             }
         }
         properties.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
         if let Some(required) = field("required") {
-            let required_pointer = at("required");
+            let required_path = path.key("required");
             let Value::Array(names) = &required.value else {
                 return Err((
-                    required_pointer,
+                    required_path.pointer(),
                     format!(
                         "must be an array of property names, found {}",
                         describe(&required.value)
@@ -1128,21 +1189,21 @@ impl SchemaReader<'_> {
             };
             schema.has_required = true;
             for (i, name) in names.iter().enumerate() {
-                let at = child(&required_pointer, &i.to_string());
+                let at = || required_path.index(i).pointer();
                 let Value::String(name) = &name.value else {
                     return Err((
-                        at,
+                        at(),
                         format!("must be a property name, found {}", describe(&name.value)),
                     ));
                 };
                 let Some(property) = properties.iter_mut().find(|p| &p.0 == name) else {
                     return Err((
-                        at,
+                        at(),
                         format!("{} is not a property of this object", quote(name)),
                     ));
                 };
                 if property.1 {
-                    return Err((at, format!("{} appears twice", quote(name))));
+                    return Err((at(), format!("{} appears twice", quote(name))));
                 }
                 property.1 = true;
             }
@@ -1157,13 +1218,13 @@ impl SchemaReader<'_> {
             .collect();
         schema.properties = OwnedModel::append(&mut self.model.properties, properties);
         if let Some(node) = field("additionalProperties") {
-            schema.additional = Some(self.read(node, &at("additionalProperties"))?);
+            schema.additional = Some(self.read(node, &path.key("additionalProperties"))?);
         }
         if let Some(node) = field("propertyNames") {
-            rare.property_names = Some(self.read(node, &at("propertyNames"))?);
+            rare.property_names = Some(self.read(node, &path.key("propertyNames"))?);
         }
         (rare.min_properties, rare.max_properties) =
-            counts(&field, pointer, "minProperties", "maxProperties")?;
+            counts(&field, path, "minProperties", "maxProperties")?;
 
         // Arrays.
         match field("items") {
@@ -1181,13 +1242,13 @@ impl SchemaReader<'_> {
                             .into(),
                     ));
                 }
-                let run = self.read_list(list, &at("items"), None)?;
+                let run = self.read_list(list, &path.key("items"), None)?;
                 rare.prefix_items = Some((TupleForm::ItemsList, run));
             }
-            Some(node) => schema.items = Some(self.read(node, &at("items"))?),
+            Some(node) => schema.items = Some(self.read(node, &path.key("items"))?),
         }
         if let Some(list) = field("prefixItems") {
-            let run = self.read_list(list, &at("prefixItems"), None)?;
+            let run = self.read_list(list, &path.key("prefixItems"), None)?;
             rare.prefix_items = Some((TupleForm::PrefixItems, run));
         }
         if let Some(node) = field("additionalItems") {
@@ -1199,17 +1260,17 @@ impl SchemaReader<'_> {
                         .into(),
                 ));
             }
-            rare.additional_items = Some(self.read(node, &at("additionalItems"))?);
+            rare.additional_items = Some(self.read(node, &path.key("additionalItems"))?);
         }
-        (rare.min_items, rare.max_items) = counts(&field, pointer, "minItems", "maxItems")?;
+        (rare.min_items, rare.max_items) = counts(&field, path, "minItems", "maxItems")?;
 
         // Strings and numbers.
-        (rare.min_length, rare.max_length) = counts(&field, pointer, "minLength", "maxLength")?;
+        (rare.min_length, rare.max_length) = counts(&field, path, "minLength", "maxLength")?;
         let number = |reader: &mut Self, key: &str| -> Result<Option<Number>, SchemaError> {
             let Some(value) = field(key) else {
                 return Ok(None);
             };
-            Ok(number_field(Some(value), &at(key))?.map(|text| number(reader.model, &text)))
+            Ok(number_field(Some(value), &path.key(key))?.map(|text| number(reader.model, text)))
         };
         rare.minimum = number(self, "minimum")?;
         rare.maximum = number(self, "maximum")?;
@@ -1222,7 +1283,7 @@ impl SchemaReader<'_> {
                 "must be more than 0, as JSON Schema requires".into(),
             ));
         }
-        no_empty_range(&rare, pointer)?;
+        no_empty_range(&rare, path)?;
         self.model.nodes[id as usize] = schema;
         self.model.set_keywords(id, &rare, &annotations);
         Ok(())
@@ -1252,11 +1313,11 @@ impl SchemaReader<'_> {
         id: NodeId,
         types: Types,
         form: TypeForm,
-        pointer: &str,
+        path: &Path<'_>,
     ) -> Result<Run, SchemaError> {
         let Value::Array(elements) = &values.value else {
             return Err((
-                pointer.into(),
+                path.pointer(),
                 format!(
                     "must be an array of values, found {}",
                     describe(&values.value)
@@ -1265,25 +1326,24 @@ impl SchemaReader<'_> {
         };
         if elements.is_empty() {
             return Err((
-                pointer.into(),
+                path.pointer(),
                 "must list at least one value: an empty enum admits nothing".into(),
             ));
         }
         let mut seen: Vec<Comparable<'_>> = Vec::with_capacity(elements.len());
         let mut out = Vec::with_capacity(elements.len());
         for (i, element) in elements.iter().enumerate() {
-            // An index needs no escape in a pointer.
-            let at = format!("{pointer}/{i}");
+            let at = path.index(i);
             let key = match &element.value {
                 Value::String(text) => Comparable::Text(text),
                 _ => Comparable::Other(comparable(element)),
             };
             // A value of the wrong type is refused as that, before it is found twice.
             if seen.contains(&key) {
-                self.value_of(element, id, types, form, at.clone())?;
-                return Err((at, "the same value appears twice".into()));
+                self.value_of(element, id, types, form, &at)?;
+                return Err((at.pointer(), "the same value appears twice".into()));
             }
-            out.push(self.value_of(element, id, types, form, at)?);
+            out.push(self.value_of(element, id, types, form, &at)?);
             seen.push(key);
         }
         Ok(OwnedModel::append(&mut self.model.values, out))
@@ -1297,11 +1357,11 @@ impl SchemaReader<'_> {
         id: NodeId,
         types: Types,
         form: TypeForm,
-        pointer: String,
+        path: &Path<'_>,
     ) -> Result<Scalar, SchemaError> {
         if form != TypeForm::Absent && !types_admit(types, node) {
             return Err((
-                pointer,
+                path.pointer(),
                 format!(
                     "must be {}, as the schema's type says; found {}",
                     type_phrase(types),
@@ -1309,8 +1369,18 @@ impl SchemaReader<'_> {
                 ),
             ));
         }
-        self.values.push((id, canonical(node), pointer));
+        self.fit_later(id, node, path);
         Ok(self.scalar(node))
+    }
+
+    /// Keeps a value to check against its node once every node is read (`values_fit`).
+    fn fit_later(&mut self, id: NodeId, node: &Node<'_>, path: &Path<'_>) {
+        let start = self.value_texts.len();
+        write_canonical(&mut self.value_texts, node);
+        let middle = self.value_texts.len();
+        path.write(&mut self.value_texts);
+        self.values
+            .push((id, start..middle, middle..self.value_texts.len()));
     }
 
     fn scalar(&mut self, node: &Node<'_>) -> Scalar {
@@ -1412,13 +1482,17 @@ impl SchemaReader<'_> {
     fn values_fit(&self) -> Result<(), SchemaError> {
         let model = self.model.model();
         for (id, value, pointer) in &self.values {
+            let (value, pointer) = (
+                &self.value_texts[value.clone()],
+                &self.value_texts[pointer.clone()],
+            );
             // The root closes as a call's arguments close: the `mcp` shape writes
             // `"properties":{}` there, and the file it makes must read again.
             if let Some(problem) =
                 crate::validate::first_problem(model, self.root, *id, value.as_bytes())
             {
                 return Err((
-                    pointer.clone(),
+                    pointer.into(),
                     format!("does not fit its own schema: {problem}"),
                 ));
             }
@@ -1450,12 +1524,12 @@ fn expand(model: Model<'_>, id: NodeId, path: &mut Vec<NodeId>) -> (usize, usize
 }
 
 /// The `type` keyword: absent (any value), one name, or a list of distinct names.
-fn read_types(node: Option<&Node<'_>>, pointer: &str) -> Result<(Types, TypeForm), SchemaError> {
-    let at = child(pointer, "type");
-    let name = |node: &Node<'_>, at: &str| -> Result<Type, SchemaError> {
+fn read_types(node: Option<&Node<'_>>, path: &Path<'_>) -> Result<(Types, TypeForm), SchemaError> {
+    let at = path.key("type");
+    let name = |node: &Node<'_>, at: &Path<'_>| -> Result<Type, SchemaError> {
         let Value::String(name) = &node.value else {
             return Err((
-                at.into(),
+                at.pointer(),
                 format!("must be a type name, found {}", describe(&node.value)),
             ));
         };
@@ -1464,7 +1538,7 @@ fn read_types(node: Option<&Node<'_>>, pointer: &str) -> Result<(Types, TypeForm
             .find(|ty| ty.as_str() == name)
             .ok_or_else(|| {
                 (
-                    at.into(),
+                    at.pointer(),
                     format!("{} is not a type; expected one of {TYPES}", quote(name)),
                 )
             })
@@ -1477,14 +1551,17 @@ fn read_types(node: Option<&Node<'_>>, pointer: &str) -> Result<(Types, TypeForm
             },
         ) => {
             if names.is_empty() {
-                return Err((at, "must list at least one type".into()));
+                return Err((at.pointer(), "must list at least one type".into()));
             }
             let mut types = Types(0);
             for (i, node) in names.iter().enumerate() {
-                let at = child(&at, &i.to_string());
+                let at = at.index(i);
                 let ty = name(node, &at)?;
                 if types.has(ty) {
-                    return Err((at, format!("{} appears twice", quote(ty.as_str()))));
+                    return Err((
+                        at.pointer(),
+                        format!("{} appears twice", quote(ty.as_str())),
+                    ));
                 }
                 types = types.with(ty);
             }
@@ -1562,10 +1639,10 @@ fn comparable(node: &Node<'_>) -> String {
 
 /// pydantic's `discriminator` (OpenAPI's): `propertyName`, and optionally a `mapping` of
 /// values to references.
-fn read_discriminator(node: &Node<'_>, pointer: &str) -> Result<(), SchemaError> {
+fn read_discriminator(node: &Node<'_>, path: &Path<'_>) -> Result<(), SchemaError> {
     let Value::Object(members) = &node.value else {
         return Err((
-            pointer.into(),
+            path.pointer(),
             format!("must be an object, found {}", describe(&node.value)),
         ));
     };
@@ -1579,7 +1656,7 @@ fn read_discriminator(node: &Node<'_>, pointer: &str) -> Result<(), SchemaError>
         };
         if !ok {
             return Err((
-                child(pointer, key),
+                path.key(key).pointer(),
                 "a discriminator has \"propertyName\" (a string) and optionally \"mapping\" \
                  (an object of strings)"
                     .into(),
@@ -1587,7 +1664,7 @@ fn read_discriminator(node: &Node<'_>, pointer: &str) -> Result<(), SchemaError>
         }
     }
     if !members.iter().any(|(key, _)| key == "propertyName") {
-        return Err((pointer.into(), "missing \"propertyName\"".into()));
+        return Err((path.pointer(), "missing \"propertyName\"".into()));
     }
     Ok(())
 }
@@ -1597,14 +1674,14 @@ impl Schema {
     fn pattern_text<'n>(
         &self,
         node: Option<&'n Node<'_>>,
-        pointer: &str,
+        path: &Path<'_>,
     ) -> Result<Option<&'n str>, SchemaError> {
-        let Some(pattern) = optional_string(node, || pointer.to_string())? else {
+        let Some(pattern) = optional_string(node, || path.pointer())? else {
             return Ok(None);
         };
         crate::regex::Regex::new(pattern).map_err(|err| {
             (
-                pointer.to_string(),
+                path.pointer(),
                 format!(
                     "{} is not a pattern this checker can match: {err}",
                     quote(pattern)
@@ -1616,20 +1693,23 @@ impl Schema {
 }
 
 /// A number keyword, as written: a finite 64-bit float.
-fn number_field(node: Option<&Node<'_>>, pointer: &str) -> Result<Option<String>, SchemaError> {
+fn number_field<'n>(
+    node: Option<&'n Node<'_>>,
+    path: &Path<'_>,
+) -> Result<Option<&'n str>, SchemaError> {
     match node {
         None => Ok(None),
         Some(Node {
             value: Value::Number(text),
         }) => match text.parse::<f64>() {
-            Ok(value) if value.is_finite() => Ok(Some(text.to_string())),
+            Ok(value) if value.is_finite() => Ok(Some(text)),
             _ => Err((
-                pointer.into(),
+                path.pointer(),
                 format!("{text} is out of range for a 64-bit float"),
             )),
         },
         Some(other) => Err((
-            pointer.into(),
+            path.pointer(),
             format!("must be a number, found {}", describe(&other.value)),
         )),
     }
@@ -1637,7 +1717,7 @@ fn number_field(node: Option<&Node<'_>>, pointer: &str) -> Result<Option<String>
 
 /// Refuses bounds that no number meets: a lower bound above an upper one, or exclusive bounds
 /// that meet.
-fn no_empty_range(rare: &Rare, pointer: &str) -> Result<(), SchemaError> {
+fn no_empty_range(rare: &Rare, path: &Path<'_>) -> Result<(), SchemaError> {
     let lows = [
         ("minimum", rare.minimum, false),
         ("exclusiveMinimum", rare.exclusive_minimum, true),
@@ -1658,7 +1738,7 @@ fn no_empty_range(rare: &Rare, pointer: &str) -> Result<(), SchemaError> {
             };
             if empty {
                 return Err((
-                    child(pointer, low_key),
+                    path.key(low_key).pointer(),
                     format!("no number is within {low_key} and {high_key}: the range is empty"),
                 ));
             }
@@ -1671,7 +1751,7 @@ fn no_empty_range(rare: &Rare, pointer: &str) -> Result<(), SchemaError> {
 /// `minProperties`/`maxProperties`): non-negative integers, the first not above the second.
 fn counts<'n>(
     field: &dyn Fn(&str) -> Option<&'n Node<'n>>,
-    pointer: &str,
+    path: &Path<'_>,
     low: &str,
     high: &str,
 ) -> Result<(Option<u64>, Option<u64>), SchemaError> {
@@ -1679,7 +1759,8 @@ fn counts<'n>(
         let Some(node) = field(key) else {
             return Ok(None);
         };
-        let found = match node.value {
+        // The value as a refusal shows it, made only for one.
+        let found = || match node.value {
             Value::Number(text) => text.to_string(),
             _ => describe(&node.value).to_string(),
         };
@@ -1687,14 +1768,14 @@ fn counts<'n>(
             Value::Number(text) if text.bytes().all(|b| b.is_ascii_digit()) => {
                 text.parse::<u64>().map(Some).map_err(|_| {
                     (
-                        child(pointer, key),
+                        path.key(key).pointer(),
                         format!("{text} is too large for a count"),
                     )
                 })
             }
             _ => Err((
-                child(pointer, key),
-                format!("must be a non-negative integer, found {found}"),
+                path.key(key).pointer(),
+                format!("must be a non-negative integer, found {}", found()),
             )),
         }
     };
@@ -1702,7 +1783,7 @@ fn counts<'n>(
     if let (Some(min), Some(max)) = (min, max) {
         if min > max {
             return Err((
-                child(pointer, low),
+                path.key(low).pointer(),
                 format!("{min} is more than {high} {max}"),
             ));
         }
