@@ -17,7 +17,7 @@ use crate::schema::{
     Model, NodeId, Number, OwnedModel, Property, Rare, Run, Scalar, Schema, Text, Tool, TupleForm,
     Type, TypeForm, Types,
 };
-use crate::sink::escape;
+use crate::sink::{escape, escape_run_end};
 use crate::tokenizer::{pieces, Kind, Piece, Token, Tokenizer};
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};
@@ -676,16 +676,19 @@ fn write_canonical(out: &mut String, node: &Node<'_>) {
 /// A JSON string literal with the writer's escapes (`sink.rs`, which only escapes ASCII bytes,
 /// so the text stays UTF-8).
 fn write_string(out: &mut String, text: &str) {
-    let mut bytes = Vec::with_capacity(text.len() + 2);
-    bytes.push(b'"');
-    for &byte in text.as_bytes() {
-        match escape(byte) {
-            (_, 0) => bytes.push(byte),
-            (escape, len) => bytes.extend_from_slice(&escape[..len]),
-        }
+    out.push('"');
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    loop {
+        let end = escape_run_end(bytes, start);
+        // Only ASCII bytes are escaped, so `end` falls between characters.
+        out.push_str(&text[start..end]);
+        let Some(&byte) = bytes.get(end) else { break };
+        let (escape, len) = escape(byte);
+        out.extend(escape[..len].iter().map(|&b| char::from(b)));
+        start = end + 1;
     }
-    bytes.push(b'"');
-    out.push_str(std::str::from_utf8(&bytes).unwrap_or_default());
+    out.push('"');
 }
 
 // ---------------------------------------------------------------------------------------------
