@@ -293,6 +293,10 @@ fn child(pointer: &str, token: &str) -> String {
 /// `/` and one reference token, escaped as RFC 6901 section 3 asks.
 fn push_token(out: &mut String, token: &str) {
     out.push('/');
+    if !token.bytes().any(|byte| byte == b'~' || byte == b'/') {
+        out.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => out.push_str("~0"),
@@ -875,10 +879,24 @@ struct SchemaReader<'m> {
     /// `oneOf` and `allOf`): a cycle of them would have a checker go round for ever.
     edges: Vec<(NodeId, NodeId, String)>,
     /// Values that must fit their node (`default`, `const`, `enum`, `examples`), checked once
-    /// every node is read: the node, and the value as canonical JSON and where it is, both in
-    /// `value_texts` (one buffer, not two strings a value).
-    values: Vec<(NodeId, Range<usize>, Range<usize>)>,
+    /// every node is read: the node, the value as canonical JSON in `value_texts` (one
+    /// buffer, not a string a value), and where it is.
+    values: Vec<(NodeId, Range<usize>, Place)>,
     value_texts: String,
+}
+
+/// Where a value checked after the walk is: its keyword's pointer in `value_texts`, written
+/// once for all of an `enum`'s or `examples`' values, and its index there.
+#[derive(Clone)]
+struct Place {
+    keyword: Range<usize>,
+    index: Option<usize>,
+}
+
+impl Place {
+    fn of(keyword: Range<usize>, index: Option<usize>) -> Self {
+        Place { keyword, index }
+    }
 }
 
 impl SchemaReader<'_> {
@@ -1137,19 +1155,21 @@ impl SchemaReader<'_> {
         }
         if let Some(value) = field("const") {
             let at = path.key("const");
-            rare.constant = Some(self.value_of(value, id, types, type_form, &at)?);
+            let place = Place::of(self.pointer_text(&at), None);
+            rare.constant = Some(self.value_of(value, id, types, type_form, &at, place)?);
         }
         if let Some(value) = field("default") {
             annotations.default = Some(self.scalar(value));
-            self.fit_later(id, value, &path.key("default"));
+            let keyword = self.pointer_text(&path.key("default"));
+            self.fit_later(id, value, Place::of(keyword, None));
         }
         if let Some(Node {
             value: Value::Array(examples),
         }) = field("examples")
         {
-            let at = path.key("examples");
+            let keyword = self.pointer_text(&path.key("examples"));
             for (i, example) in examples.iter().enumerate() {
-                self.fit_later(id, example, &at.index(i));
+                self.fit_later(id, example, Place::of(keyword.clone(), Some(i)));
             }
         }
 
@@ -1348,18 +1368,20 @@ impl SchemaReader<'_> {
         }
         let mut seen: Vec<Comparable<'_>> = Vec::with_capacity(elements.len());
         let mut out = Vec::with_capacity(elements.len());
+        let keyword = self.pointer_text(path);
         for (i, element) in elements.iter().enumerate() {
             let at = path.index(i);
+            let place = Place::of(keyword.clone(), Some(i));
             let key = match &element.value {
                 Value::String(text) => Comparable::Text(text),
                 _ => Comparable::Other(comparable(element)),
             };
             // A value of the wrong type is refused as that, before it is found twice.
             if seen.contains(&key) {
-                self.value_of(element, id, types, form, &at)?;
+                self.value_of(element, id, types, form, &at, place)?;
                 return Err((at.pointer(), "the same value appears twice".into()));
             }
-            out.push(self.value_of(element, id, types, form, &at)?);
+            out.push(self.value_of(element, id, types, form, &at, place)?);
             seen.push(key);
         }
         Ok(OwnedModel::append(&mut self.model.values, out))
@@ -1374,6 +1396,7 @@ impl SchemaReader<'_> {
         types: Types,
         form: TypeForm,
         path: &Path<'_>,
+        place: Place,
     ) -> Result<Scalar, SchemaError> {
         if form != TypeForm::Absent && !types_admit(types, node) {
             return Err((
@@ -1385,18 +1408,22 @@ impl SchemaReader<'_> {
                 ),
             ));
         }
-        self.fit_later(id, node, path);
+        self.fit_later(id, node, place);
         Ok(self.scalar(node))
     }
 
     /// Keeps a value to check against its node once every node is read (`values_fit`).
-    fn fit_later(&mut self, id: NodeId, node: &Node<'_>, path: &Path<'_>) {
+    fn fit_later(&mut self, id: NodeId, node: &Node<'_>, place: Place) {
         let start = self.value_texts.len();
         write_canonical(&mut self.value_texts, node);
-        let middle = self.value_texts.len();
-        path.write(&mut self.value_texts);
-        self.values
-            .push((id, start..middle, middle..self.value_texts.len()));
+        self.values.push((id, start..self.value_texts.len(), place));
+    }
+
+    /// A keyword's pointer, written in `value_texts` once for all of its values.
+    fn pointer_text(&mut self, keyword: &Path<'_>) -> Range<usize> {
+        let start = self.value_texts.len();
+        keyword.write(&mut self.value_texts);
+        start..self.value_texts.len()
     }
 
     fn scalar(&mut self, node: &Node<'_>) -> Scalar {
@@ -1497,20 +1524,18 @@ impl SchemaReader<'_> {
     /// judge it.
     fn values_fit(&self) -> Result<(), SchemaError> {
         let model = self.model.model();
-        for (id, value, pointer) in &self.values {
-            let (value, pointer) = (
-                &self.value_texts[value.clone()],
-                &self.value_texts[pointer.clone()],
-            );
+        for (id, value, place) in &self.values {
+            let value = &self.value_texts[value.clone()];
             // The root closes as a call's arguments close: the `mcp` shape writes
             // `"properties":{}` there, and the file it makes must read again.
             if let Some(problem) =
                 crate::validate::first_problem(model, self.root, *id, value.as_bytes())
             {
-                return Err((
-                    pointer.into(),
-                    format!("does not fit its own schema: {problem}"),
-                ));
+                let mut pointer = self.value_texts[place.keyword.clone()].to_string();
+                if let Some(index) = place.index {
+                    let _ = write!(pointer, "/{index}");
+                }
+                return Err((pointer, format!("does not fit its own schema: {problem}")));
             }
         }
         Ok(())
