@@ -282,14 +282,6 @@ fn tool_error(tool: &str, pointer: &str, rule: String) -> CatalogError {
     }
 }
 
-/// `pointer` extended by one reference token.
-fn child(pointer: &str, token: &str) -> String {
-    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
-    out.push_str(pointer);
-    push_token(&mut out, token);
-    out
-}
-
 /// `/` and one reference token, escaped as RFC 6901 section 3 asks.
 fn push_token(out: &mut String, token: &str) {
     out.push('/');
@@ -440,7 +432,10 @@ fn read_tool_fields(
     totals: &mut Totals,
 ) -> Result<(), SchemaError> {
     if let Some(key) = duplicate(members) {
-        return Err((child("", key), format!("{} appears twice", quote(key))));
+        return Err((
+            Path::At("").key(key).pointer(),
+            format!("{} appears twice", quote(key)),
+        ));
     }
     if let Some((key, _)) = members.iter().find(|(key, _)| {
         !matches!(
@@ -457,7 +452,7 @@ fn read_tool_fields(
         )
     }) {
         return Err((
-            child("", key),
+            Path::At("").key(key).pointer(),
             format!(
                 "{} is not a field of a catalog tool; expected {TOOL_FIELDS}",
                 quote(key)
@@ -488,7 +483,7 @@ fn read_tool_fields(
                     Ok(Some(canonical(node)))
                 }
                 (other, _) => Err((
-                    child("", key),
+                    Path::At("").key(key).pointer(),
                     format!("must be an {want}, found {}", describe(other)),
                 )),
             },
@@ -588,16 +583,16 @@ fn read_hints(
                 format!("must be an object, found {}", describe(&annotations.value)),
             ));
         };
+        let at = Path::At("/annotations");
         if let Some(key) = duplicate(members) {
             return Err((
-                child("/annotations", key),
+                at.key(key).pointer(),
                 format!("{} appears twice", quote(key)),
             ));
         }
         for (key, value) in members {
-            let pointer = child("/annotations", key);
             if key == "title" {
-                title = optional_string(Some(value), || pointer.clone())?.map(str::to_string);
+                title = optional_string(Some(value), || at.key(key).pointer())?.map(str::to_string);
                 continue;
             }
             // A member MCP's ToolAnnotations does not define is left out, not refused: Google's
@@ -608,7 +603,7 @@ fn read_hints(
             };
             let Value::Bool(flag) = value.value else {
                 return Err((
-                    pointer,
+                    at.key(key).pointer(),
                     format!("must be a boolean, found {}", describe(&value.value)),
                 ));
             };
@@ -893,12 +888,6 @@ struct Place {
     index: Option<usize>,
 }
 
-impl Place {
-    fn of(keyword: Range<usize>, index: Option<usize>) -> Self {
-        Place { keyword, index }
-    }
-}
-
 impl SchemaReader<'_> {
     /// Reads the schema `node` into the reserved index `id`.
     fn read(&mut self, node: &Node<'_>, path: &Path<'_>) -> Result<NodeId, SchemaError> {
@@ -1155,13 +1144,23 @@ impl SchemaReader<'_> {
         }
         if let Some(value) = field("const") {
             let at = path.key("const");
-            let place = Place::of(self.pointer_text(&at), None);
+            let place = Place {
+                keyword: self.pointer_text(&at),
+                index: None,
+            };
             rare.constant = Some(self.value_of(value, id, types, type_form, &at, place)?);
         }
         if let Some(value) = field("default") {
             annotations.default = Some(self.scalar(value));
             let keyword = self.pointer_text(&path.key("default"));
-            self.fit_later(id, value, Place::of(keyword, None));
+            self.fit_later(
+                id,
+                value,
+                Place {
+                    keyword,
+                    index: None,
+                },
+            );
         }
         if let Some(Node {
             value: Value::Array(examples),
@@ -1169,7 +1168,11 @@ impl SchemaReader<'_> {
         {
             let keyword = self.pointer_text(&path.key("examples"));
             for (i, example) in examples.iter().enumerate() {
-                self.fit_later(id, example, Place::of(keyword.clone(), Some(i)));
+                let place = Place {
+                    keyword: keyword.clone(),
+                    index: Some(i),
+                };
+                self.fit_later(id, example, place);
             }
         }
 
@@ -1371,7 +1374,10 @@ impl SchemaReader<'_> {
         let keyword = self.pointer_text(path);
         for (i, element) in elements.iter().enumerate() {
             let at = path.index(i);
-            let place = Place::of(keyword.clone(), Some(i));
+            let place = Place {
+                keyword: keyword.clone(),
+                index: Some(i),
+            };
             let key = match &element.value {
                 Value::String(text) => Comparable::Text(text),
                 _ => Comparable::Other(comparable(element)),

@@ -81,6 +81,11 @@ fn the_tool_fields() {
         refusal(&format!(r#"[{{{t},"version":"1"}}]"#)),
         r#"tool "t": /version: "version" is not a field of a catalog tool; expected name, title, description, inputSchema, outputSchema, annotations, icons, execution, _meta"#
     );
+    // A key's pointer escapes `~` and `/` (RFC 6901 section 3).
+    assert_eq!(
+        refusal(&format!(r#"[{{{t},"x/y~z":1}}]"#)),
+        r#"tool "t": /x~1y~0z: "x/y~z" is not a field of a catalog tool; expected name, title, description, inputSchema, outputSchema, annotations, icons, execution, _meta"#
+    );
     assert_eq!(
         refusal(&format!(r#"[{{{t},"name":"u"}}]"#)),
         r#"tool "t": /name: "name" appears twice"#
@@ -346,6 +351,12 @@ fn the_annotations() {
     assert_eq!(
         refusal(&format!(r#"[{{{t},"annotations":{{"readOnlyHint":1}}}}]"#)),
         r#"tool "t": /annotations/readOnlyHint: must be a boolean, found a number"#
+    );
+    assert_eq!(
+        refusal(&format!(
+            r#"[{{{t},"annotations":{{"readOnlyHint":true,"readOnlyHint":false}}}}]"#
+        )),
+        r#"tool "t": /annotations/readOnlyHint: "readOnlyHint" appears twice"#
     );
     assert_eq!(
         refusal(&format!(
