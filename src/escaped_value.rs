@@ -14,7 +14,7 @@
 //! request's level (it could spell a delimiter), and anything invalid.
 
 use crate::sink::escape;
-use crate::tokenizer::{backslash_from, plain_run_end};
+use crate::tokenizer::{backslash_from, not_plain, plain_run_end, PLAIN};
 use std::io::{self, Write};
 
 /// The offset of the delimiter that closes the string argument whose inside starts at `at`
@@ -55,6 +55,111 @@ pub(crate) fn inside_end<const TWICE: bool>(text: &[u8], at: usize) -> Option<(u
             _ => return None,
         }
     }
+}
+
+/// What [`read_into`] made of a string argument.
+pub(crate) enum Reading {
+    /// Judged, and its canonical form written at the start of the room: the offset of its
+    /// closing delimiter, how many bytes were written, and whether the inside held an escape
+    /// (when not, the request's bytes are already the canonical form).
+    Written {
+        end: usize,
+        len: usize,
+        escapes: bool,
+    },
+    /// The room ran out before the string did: judge it with [`inside_end`] and write it again
+    /// later with [`write_inside`].
+    NoRoom,
+}
+
+/// One reading of the string argument whose inside starts at `at`: judged as [`inside_end`]
+/// judges it, and written in its canonical form into `room` as [`write_string`] writes it, in
+/// the same pass. The answer is sorted and its writer cannot take back bytes, so a value is
+/// judged before any of it is written out; a file's contents cost two scans between escapes
+/// that way, each ending at every escape (a patch's source has one every 30 bytes), and this
+/// reading costs one and a copy. `None` declines, as [`inside_end`] does. Room for eight bytes
+/// past the value's canonical form is needed: a word is stored whole before it is searched.
+#[inline]
+pub(crate) fn read_into<const TWICE: bool>(
+    text: &[u8],
+    at: usize,
+    room: &mut [u8],
+) -> Option<Reading> {
+    let (mut i, mut o) = (at, 0);
+    let mut escapes = false;
+    let no_room = Some(Reading::NoRoom);
+    loop {
+        // The plain run from `i`: each word stored, and kept up to its first byte that is not
+        // plain.
+        while let Some(word) = text.get(i..i + 8) {
+            let word: [u8; 8] = word.try_into().unwrap_or([0; 8]);
+            let Some(slot) = room.get_mut(o..o + 8) else {
+                return no_room;
+            };
+            slot.copy_from_slice(&word);
+            let flags = not_plain(u64::from_le_bytes(word));
+            if flags != 0 {
+                let plain = (flags.trailing_zeros() / 8) as usize;
+                i += plain;
+                o += plain;
+                break;
+            }
+            i += 8;
+            o += 8;
+        }
+        let Some(to) = room.get_mut(o..o + 8) else {
+            return no_room;
+        };
+        // The same cases as `inside_end`, in the same order; each escape written by
+        // `escape_at` but the usual `\\n`, `\\t`, `\\r` of source code, written here as it
+        // writes them.
+        let (written, end) = match *text.get(i)? {
+            b'\\' if TWICE => match *text.get(i + 1)? {
+                b'"' => break,
+                b'\\' => match text.get(i + 2) {
+                    Some(&short @ (b'n' | b't' | b'r')) => {
+                        to[..2].copy_from_slice(&[b'\\', short]);
+                        (2, i + 3)
+                    }
+                    _ => {
+                        let end = escape_end(text, i + 2, b"\\\\u")?;
+                        (escape_at::<TWICE>(text, i, to).0, end)
+                    }
+                },
+                b'/' => (escape_at::<TWICE>(text, i, to).0, i + 2),
+                _ => return None,
+            },
+            b'\\' => {
+                let end = escape_end(text, i + 1, b"\\u")?;
+                (escape_at::<TWICE>(text, i, to).0, end)
+            }
+            b'"' if !TWICE => break,
+            0x80.. => {
+                // Written as it is, at most four bytes.
+                let width = utf8_end(text, i)? - i;
+                to[..width].copy_from_slice(&text[i..i + width]);
+                i += width;
+                o += width;
+                continue;
+            }
+            // Fewer than eight bytes were left for the word loop: one plain byte.
+            byte if PLAIN[usize::from(byte)] => {
+                to[0] = byte;
+                i += 1;
+                o += 1;
+                continue;
+            }
+            _ => return None,
+        };
+        escapes = true;
+        o += written;
+        i = end;
+    }
+    Some(Reading::Written {
+        end: i,
+        len: o,
+        escapes,
+    })
 }
 
 /// The offset past the argument's escape whose letter is at `at` (after its backslash, spelled
@@ -310,10 +415,19 @@ mod tests {
     /// Reads `inside` followed by its delimiter, then writes it.
     fn canonical<const TWICE: bool>(inside: &str) -> Option<String> {
         let text = format!("{inside}{}", if TWICE { "\\\"" } else { "\"" });
-        let (end, _) = inside_end::<TWICE>(text.as_bytes(), 0)?;
+        // The one reading declines what the two do, and gives the same bytes.
+        let mut room = [0u8; 256];
+        let read = read_into::<TWICE>(text.as_bytes(), 0, &mut room);
+        let judged = inside_end::<TWICE>(text.as_bytes(), 0);
+        assert_eq!(read.is_none(), judged.is_none(), "{inside}");
+        let (end, _) = judged?;
         assert_eq!(end, inside.len());
         let mut out = Vec::new();
         write_inside::<TWICE>(&mut out, &text.as_bytes()[..end]).unwrap();
+        let Some(Reading::Written { end: at, len, .. }) = read else {
+            panic!("{inside}: not read in one pass");
+        };
+        assert_eq!((at, &room[..len]), (end, &out[..]), "{inside}");
         Some(String::from_utf8(out).unwrap())
     }
 
@@ -348,6 +462,90 @@ mod tests {
                 Some(want),
                 "{inside}"
             );
+        }
+    }
+
+    /// `read_into` judges as `inside_end` does and writes as `write_string` does, in one
+    /// pass: every string of up to five pieces over an alphabet of the bytes that matter (the
+    /// delimiters, the escape letters, hex digits, a control character, the bytes of a
+    /// non-ASCII character and a surrogate pair's), each followed by both delimiters, with
+    /// and without plain text before it (so that the word loop and the tail both see it).
+    #[test]
+    fn one_reading_agrees_with_the_two() {
+        fn agree<const TWICE: bool>(text: &[u8]) {
+            let judged = inside_end::<TWICE>(text, 0);
+            let mut room = [0u8; 128];
+            let read = read_into::<TWICE>(text, 0, &mut room);
+            match (judged, read) {
+                (None, None) => {}
+                (
+                    Some((end, escapes)),
+                    Some(Reading::Written {
+                        end: at,
+                        len,
+                        escapes: saw,
+                    }),
+                ) => {
+                    assert_eq!(
+                        (end, escapes),
+                        (at, saw),
+                        "{:?}",
+                        String::from_utf8_lossy(text)
+                    );
+                    let mut written = Vec::new();
+                    write_inside::<TWICE>(&mut written, &text[..end]).unwrap();
+                    assert_eq!(
+                        &room[..len],
+                        &written[..],
+                        "{:?}",
+                        String::from_utf8_lossy(text)
+                    );
+                }
+                (judged, _) => panic!("{:?}: {judged:?}", String::from_utf8_lossy(text)),
+            }
+        }
+        let alphabet: [&[u8]; 13] = [
+            b"\\", b"\"", b"n", b"u", b"/", b"0", b"d", b"e", b"a", b"\x01", b"\xC3", b"\xA9",
+            b"\\\\u",
+        ];
+        let mut text = Vec::new();
+        let mut digits = [0usize; 5];
+        for len in 0..=digits.len() {
+            let count = alphabet.len().pow(len as u32);
+            for mut n in 0..count {
+                for digit in digits.iter_mut().take(len) {
+                    *digit = n % alphabet.len();
+                    n /= alphabet.len();
+                }
+                for prefix in [&b""[..], b"plain text, "] {
+                    text.clear();
+                    text.extend_from_slice(prefix);
+                    for &digit in &digits[..len] {
+                        text.extend_from_slice(alphabet[digit]);
+                    }
+                    text.extend_from_slice(b"\\\"\"}");
+                    agree::<true>(&text);
+                    agree::<false>(&text);
+                }
+            }
+        }
+    }
+
+    /// A room too small for the value says so, whatever is left of the value to read.
+    #[test]
+    fn a_room_too_small_says_so() {
+        let text = br#"fn main() {\\n\\tprintln!(\\\"hi\\\");\\n}\""#;
+        let (end, _) = inside_end::<true>(text, 0).unwrap();
+        for size in 0..40 {
+            let mut room = vec![0u8; size];
+            match read_into::<true>(text, 0, &mut room) {
+                Some(Reading::NoRoom) => {}
+                Some(Reading::Written { end: at, len, .. }) => {
+                    assert_eq!(at, end);
+                    assert!(len + 8 <= size);
+                }
+                None => panic!("declined with a room of {size}"),
+            }
         }
     }
 

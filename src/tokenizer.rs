@@ -683,7 +683,7 @@ const fn has_zero(x: u64) -> u64 {
 /// tricks. Their borrows can flag a lane above a flagged one, never below: the lowest flag is
 /// always the first byte that is not plain, which is all [`plain_run_end`] reads.
 #[inline(always)]
-const fn not_plain(word: u64) -> u64 {
+pub(crate) const fn not_plain(word: u64) -> u64 {
     let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
     let quote = has_zero(word ^ (ONES * b'"' as u64));
     let backslash = has_zero(word ^ (ONES * b'\\' as u64));
