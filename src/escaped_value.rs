@@ -4,11 +4,12 @@
 //! argument is spelled twice: a newline is `\\n`, a quote `\\\"`, a backslash `\\\\`. The
 //! argument's canonical form (RFC 8785 section 3.2.2.2: the short escapes `\b \t \n \f \r \" \\`,
 //! `\u00xx` for the other control characters, everything else as itself) is then the request's
-//! bytes with one level of escapes taken off, run by run. So the value is read once to check it
-//! (where it ends, and that it is valid JSON text at both levels) and once to write it, and is
-//! never decoded into a copy: a long file's contents cost two scans, a word at a time between
-//! escapes. Arguments given in place as an object (Anthropic's `input`) have their escapes
-//! once; the same code reads them with `TWICE` false.
+//! bytes with one level of escapes taken off, run by run, never decoded into a copy. Where the
+//! call has room for it ([`read_into`]), the value is checked (where it ends, and that it is
+//! valid JSON text at both levels) and written in the same reading, a word at a time between
+//! escapes; where it has none, it is read once to check it ([`inside_end`]) and once to write
+//! it ([`write_inside`]). Arguments given in place as an object (Anthropic's `input`) have
+//! their escapes once; the same code reads them with `TWICE` false.
 //!
 //! What is rare is declined, and the general path reads the call: a `\u` escape at the
 //! request's level (it could spell a delimiter), and anything invalid.
