@@ -313,10 +313,30 @@ pub(crate) fn write_string<const TWICE: bool>(
     text: &[u8],
     start: usize,
 ) -> io::Result<usize> {
+    write_run::<TWICE, false>(out, text, start)
+}
+
+/// Writes `text`, JSON spelled inside a string literal (each of its `"` spelled `\"`, each
+/// string in it with its escapes spelled twice), with the literal's level of escapes taken
+/// off: its `\"` written `"`, its strings' escapes as [`write_string`] writes them. One run
+/// over the whole text, for a nested value that is already canonical once unescaped
+/// (`nested_value::write_whole`), where a [`write_string`] a string paid a `write_all` for
+/// every key and delimiter.
+pub(crate) fn write_unescaped(out: &mut impl Write, text: &[u8]) -> io::Result<()> {
+    write_run::<true, true>(out, text, 0).map(drop)
+}
+
+/// [`write_string`], and with `WHOLE` (escapes spelled twice only) [`write_unescaped`]: a `\"`
+/// is then written `"`, and only the text's end ends the run.
+fn write_run<const TWICE: bool, const WHOLE: bool>(
+    out: &mut impl Write,
+    text: &[u8],
+    start: usize,
+) -> io::Result<usize> {
     // Up to the first escape the text is its canonical form, and often that is all of it.
     let mut i = special_from::<TWICE>(text, start);
     out.write_all(&text[start..i])?;
-    if is_end::<TWICE>(text, i) {
+    if is_end::<TWICE, WHOLE>(text, i) {
         return Ok(i);
     }
     // Eight bytes past the room: a word is stored whole before its escape is looked for.
@@ -356,13 +376,20 @@ pub(crate) fn write_string<const TWICE: bool>(
                 i += 1;
             }
         }
-        if is_end::<TWICE>(text, i) {
+        if is_end::<TWICE, WHOLE>(text, i) {
             out.write_all(&stage[..o])?;
             return Ok(i);
         }
         if o > STAGE {
             out.write_all(&stage[..o])?;
             o = 0;
+        }
+        // A delimiter inside a whole value: its quote.
+        if WHOLE && text.get(i + 1) == Some(&b'"') {
+            stage[o] = b'"';
+            o += 1;
+            i += 2;
+            continue;
         }
         // An escape at `i`: its character, written as the canonical writer writes it (at most
         // six bytes, `\u001f`, which the eight spare bytes hold).
@@ -407,11 +434,12 @@ fn special_from<const TWICE: bool>(text: &[u8], i: usize) -> usize {
     i
 }
 
-/// Whether the string ends at `i`: the text's end, or its closing delimiter.
+/// Whether the string ends at `i`: the text's end, or its closing delimiter (unless `WHOLE`).
 #[inline(always)]
-fn is_end<const TWICE: bool>(text: &[u8], i: usize) -> bool {
+fn is_end<const TWICE: bool, const WHOLE: bool>(text: &[u8], i: usize) -> bool {
     match text.get(i) {
         None => true,
+        _ if WHOLE => false,
         Some(b'"') => !TWICE,
         Some(b'\\') => TWICE && text.get(i + 1) == Some(&b'"'),
         Some(_) => false,

@@ -16,7 +16,7 @@
 //! too, whatever the input.
 
 use crate::check;
-use crate::escaped_value;
+use crate::escaped_value::{self, Reading};
 use crate::schema::{Model, Property, Schema, Type};
 use crate::tokenizer::{plain_run_end, same, Kind, Token};
 use std::io::{self, Write};
@@ -28,12 +28,114 @@ pub(crate) const DEEPEST: usize = 8;
 /// to be written in order.
 pub(crate) const MOST_MEMBERS: usize = 16;
 
+/// How a value read here is laid out in the text, which decides how it is written: the least
+/// of its parts'. The order is the derived one: `Gathered < InOrder < Whole`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Layout {
+    /// An object in it gave its members out of its properties' order: [`write`] gathers them.
+    /// First, so that an unset member (`quick_call::Member::EMPTY`) is zeros.
+    Gathered,
+    /// Every object in it gave its members in its properties' order, the canonical order,
+    /// which the declarations show a model: [`write`] writes each as it reads it.
+    InOrder,
+    /// In order, and nothing but its canonical tokens: no whitespace, no `null` member to leave
+    /// out, no escape but those spelled twice in a string argument. Its canonical form is then
+    /// its text with the request's level of escapes taken off ([`write_whole`]): a model's
+    /// compact JSON most often is.
+    Whole,
+}
+
+/// Where [`read`] writes the canonical form of a value in a string argument's text as it reads
+/// it, for when it finds the value [`Layout::Whole`]: that form is the text with one level of
+/// escapes taken off, and writing it in the reading that judges it saves a second scan that
+/// stops at every `\"` ([`write_whole`]; perf put a third of `todo_write`'s time there). What
+/// is written for a value found otherwise is not used. Eight bytes past what is written are
+/// needed, as [`escaped_value::read_into`] needs them: the call's room has them.
+pub(crate) struct Room<'r> {
+    bytes: &'r mut [u8],
+    /// How many bytes are written, or `usize::MAX` once the room ran out.
+    len: usize,
+}
+
+impl<'r> Room<'r> {
+    /// A room over `bytes`; empty, it takes nothing, and the value is written again later.
+    pub(crate) fn new(bytes: &'r mut [u8]) -> Room<'r> {
+        let len = if bytes.is_empty() { usize::MAX } else { 0 };
+        Room { bytes, len }
+    }
+
+    /// How many bytes the value's canonical form took, if the room held all of it.
+    pub(crate) fn written(&self) -> Option<usize> {
+        (self.len != usize::MAX).then_some(self.len)
+    }
+
+    /// Writes `text[from..from + count]`, a key's name, a number or a literal: eight bytes a
+    /// step while both sides have them (a `memcpy` call each cost more than the copy).
+    #[inline(always)]
+    fn put(&mut self, text: &[u8], from: usize, count: usize) {
+        let Some(to) = self.bytes.get_mut(self.len..) else {
+            return;
+        };
+        let mut k = 0;
+        while k < count {
+            match (text.get(from + k..from + k + 8), to.get_mut(k..k + 8)) {
+                (Some(word), Some(slot)) => slot.copy_from_slice(word),
+                _ => match (text.get(from + k..from + count), to.get_mut(k..count)) {
+                    (Some(rest), Some(slot)) => {
+                        slot.copy_from_slice(rest);
+                        break;
+                    }
+                    _ => {
+                        self.len = usize::MAX;
+                        return;
+                    }
+                },
+            }
+            k += 8;
+        }
+        self.len += count;
+    }
+
+    /// Writes one byte of structure.
+    #[inline(always)]
+    fn byte(&mut self, byte: u8) {
+        match self.bytes.get_mut(self.len) {
+            Some(slot) => {
+                *slot = byte;
+                self.len += 1;
+            }
+            None => self.len = usize::MAX,
+        }
+    }
+
+    /// Reads the string whose inside starts at `start` as [`escaped_value::inside_end`] does,
+    /// writing it, delimiters included, while the room holds it.
+    #[inline(always)]
+    fn string<const ESCAPED: bool>(&mut self, text: &[u8], start: usize) -> Option<(usize, bool)> {
+        if !ESCAPED || self.len == usize::MAX {
+            return escaped_value::inside_end::<ESCAPED>(text, start);
+        }
+        self.byte(b'"');
+        let rest = self.bytes.get_mut(self.len..).unwrap_or_default();
+        match escaped_value::read_into::<ESCAPED>(text, start, rest)? {
+            Reading::Written { end, len, escapes } => {
+                self.len += len;
+                self.byte(b'"');
+                Some((end, escapes))
+            }
+            Reading::NoRoom => {
+                self.len = usize::MAX;
+                escaped_value::inside_end::<ESCAPED>(text, start)
+            }
+        }
+    }
+}
+
 /// Reads the object or array at `at` (its `{` or `[`) against `node`, at nesting `depth`, as
-/// `check.rs` would judge it: the offset past it, and whether every object in it gave its
-/// members in its properties' order (the canonical order, which the declarations show a model:
-/// then [`write`] need not gather them); `None` declines. `ESCAPED`: the text is JSON inside a
-/// string literal, each of its `"` spelled `\"`. `nullable_optionals`: OpenAI strict's optional
-/// properties take `null`.
+/// `check.rs` would judge it: the offset past it, and its [`Layout`]; `None` declines. `ESCAPED`:
+/// the text is JSON inside a string literal, each of its `"` spelled `\"`; its canonical form
+/// then goes to `room` as it is read (see [`Room`]). `nullable_optionals`: OpenAI strict's
+/// optional properties take `null`.
 pub(crate) fn read<const ESCAPED: bool>(
     text: &[u8],
     at: usize,
@@ -41,24 +143,33 @@ pub(crate) fn read<const ESCAPED: bool>(
     node: &Schema,
     nullable_optionals: bool,
     depth: usize,
-) -> Option<(usize, bool)> {
+    room: &mut Room<'_>,
+) -> Option<(usize, Layout)> {
     if depth > DEEPEST {
         return None;
     }
     match text.get(at)? {
         b'{' => {
             let properties = object_properties(model, node)?;
-            let mut at = spaces(text, at + 1);
+            let mut layout = Layout::Whole;
+            room.byte(b'{');
+            let mut at = gap(text, at + 1, &mut layout);
             let mut seen = 0u64;
-            let mut in_order = true;
             let mut next = 0;
             if text.get(at) != Some(&b'}') {
                 loop {
-                    let (index, value_at) = key::<ESCAPED>(text, at, model, properties, next)?;
+                    let (index, value_at) =
+                        key::<ESCAPED>(text, at, model, properties, next, &mut layout)?;
                     next = following(index, properties.len());
+                    // `"name":`, from the text, where the name is spelled as it is written.
+                    let name = at + quote::<ESCAPED>().len();
+                    room.byte(b'"');
+                    room.put(text, name, model.bytes(properties[index].name).len());
+                    room.byte(b'"');
+                    room.byte(b':');
                     // A later property seen already: out of order, or a duplicate.
                     if seen >> index > 1 {
-                        in_order = false;
+                        layout = Layout::Gathered;
                     }
                     if seen & (1 << index) != 0 {
                         return None;
@@ -67,7 +178,7 @@ pub(crate) fn read<const ESCAPED: bool>(
                     let property = &properties[index];
                     let nullable = nullable_optionals && !property.required;
                     let child = model.node(property.schema);
-                    let (end, inside_in_order) = value::<ESCAPED>(
+                    let (end, inside) = value::<ESCAPED>(
                         text,
                         value_at,
                         model,
@@ -75,34 +186,41 @@ pub(crate) fn read<const ESCAPED: bool>(
                         nullable,
                         nullable_optionals,
                         depth,
+                        room,
                     )?;
-                    in_order &= inside_in_order;
-                    at = end;
-                    at = spaces(text, at);
+                    layout = layout.min(inside);
+                    // [`write`] leaves a `null` member out.
+                    if text.get(value_at) == Some(&b'n') {
+                        layout = layout.min(Layout::InOrder);
+                    }
+                    at = gap(text, end, &mut layout);
                     match text.get(at)? {
-                        b',' => at = spaces(text, at + 1),
+                        b',' => at = gap(text, at + 1, &mut layout),
                         b'}' => break,
                         _ => return None,
                     }
+                    room.byte(b',');
                 }
             }
             let missing = properties
                 .iter()
                 .enumerate()
                 .any(|(index, property)| property.required && seen & (1 << index) == 0);
-            (!missing).then_some((at + 1, in_order))
+            room.byte(b'}');
+            (!missing).then_some((at + 1, layout))
         }
         b'[' => {
             if node.ty != Type::Array {
                 return None;
             }
             let element = model.node(node.items?);
-            let mut at = spaces(text, at + 1);
+            let mut layout = Layout::Whole;
+            room.byte(b'[');
+            let mut at = gap(text, at + 1, &mut layout);
             let mut items = 0u64;
-            let mut in_order = true;
             if text.get(at) != Some(&b']') {
                 loop {
-                    let (end, item_in_order) = value::<ESCAPED>(
+                    let (end, item) = value::<ESCAPED>(
                         text,
                         at,
                         model,
@@ -110,22 +228,24 @@ pub(crate) fn read<const ESCAPED: bool>(
                         false,
                         nullable_optionals,
                         depth,
+                        room,
                     )?;
-                    in_order &= item_in_order;
-                    at = end;
+                    layout = layout.min(item);
                     items += 1;
-                    at = spaces(text, at);
+                    at = gap(text, end, &mut layout);
                     match text.get(at)? {
-                        b',' => at = spaces(text, at + 1),
+                        b',' => at = gap(text, at + 1, &mut layout),
                         b']' => break,
                         _ => return None,
                     }
+                    room.byte(b',');
                 }
             }
             let rare = model.rare(node);
             let counted = rare.min_items.is_none_or(|min| items >= min)
                 && rare.max_items.is_none_or(|max| items <= max);
-            counted.then_some((at + 1, in_order))
+            room.byte(b']');
+            counted.then_some((at + 1, layout))
         }
         _ => None,
     }
@@ -139,14 +259,26 @@ fn object_properties<'m>(model: Model<'m>, node: &Schema) -> Option<&'m [Propert
         .then_some(properties)
 }
 
+/// [`spaces`], noting in `layout` that the text is not its canonical form when there were any.
+#[inline(always)]
+fn gap(text: &[u8], at: usize, layout: &mut Layout) -> usize {
+    let end = spaces(text, at);
+    if end != at {
+        *layout = (*layout).min(Layout::InOrder);
+    }
+    end
+}
+
 /// The key at `at` (a plain ASCII name, closed by its quote): its property's index, and where
-/// its value starts. `next` is the index of the property expected (below the count).
+/// its value starts. `next` is the index of the property expected (below the count); spaces
+/// around the `:` are noted in `layout`.
 fn key<const ESCAPED: bool>(
     text: &[u8],
     at: usize,
     model: Model<'_>,
     properties: &[Property],
     next: usize,
+    layout: &mut Layout,
 ) -> Option<(usize, usize)> {
     let quote = quote::<ESCAPED>();
     let start = expect(text, at, quote)?;
@@ -166,8 +298,8 @@ fn key<const ESCAPED: bool>(
         (same(spelled, name) && text.get(end..end + quote.len()) == Some(quote))
             .then_some((index, end + quote.len()))
     })?;
-    let at = expect(text, spaces(text, at), b":")?;
-    Some((index, spaces(text, at)))
+    let at = expect(text, gap(text, at, layout), b":")?;
+    Some((index, gap(text, at, layout)))
 }
 
 /// The property after `index` of `count`, the first after the last.
@@ -180,6 +312,7 @@ fn following(index: usize, count: usize) -> usize {
 }
 
 /// Reads and judges any value at `at` against `node`; `nullable` lets a `null` stand for it.
+#[allow(clippy::too_many_arguments)] // [`read`]'s, and the one property's `nullable`
 fn value<const ESCAPED: bool>(
     text: &[u8],
     at: usize,
@@ -188,15 +321,16 @@ fn value<const ESCAPED: bool>(
     nullable: bool,
     nullable_optionals: bool,
     depth: usize,
-) -> Option<(usize, bool)> {
+    room: &mut Room<'_>,
+) -> Option<(usize, Layout)> {
     let quote = quote::<ESCAPED>();
     let (kind, start, end) = match text.get(at)? {
         b'{' | b'[' => {
-            return read::<ESCAPED>(text, at, model, node, nullable_optionals, depth + 1)
+            return read::<ESCAPED>(text, at, model, node, nullable_optionals, depth + 1, room)
         }
         _ if text[at..].starts_with(quote) => {
             let start = at + quote.len();
-            let (stop, escapes) = escaped_value::inside_end::<ESCAPED>(text, start)?;
+            let (stop, escapes) = room.string::<ESCAPED>(text, start)?;
             // An enum or a length bound reads the text, and messages quote it unescaped: with
             // escapes, the general path does.
             if escapes && (node.enumeration.is_some() || node.keywords.rare != 0) {
@@ -209,15 +343,22 @@ fn value<const ESCAPED: bool>(
                 raw: &text[start - 1..=stop],
             };
             let end = expect(text, stop, quote)?;
+            // An escape spelled once (an object given in place) is copied by no [`write_whole`].
+            let layout = if escapes && !ESCAPED {
+                Layout::InOrder
+            } else {
+                Layout::Whole
+            };
             return check::scalar(model, token, node, nullable)
                 .is_none()
-                .then_some((end, true));
+                .then_some((end, layout));
         }
         b't' if text[at..].starts_with(b"true") => (Kind::True, at, at + 4),
         b'f' if text[at..].starts_with(b"false") => (Kind::False, at, at + 5),
         b'n' if text[at..].starts_with(b"null") => (Kind::Null, at, at + 4),
         _ => (Kind::Number, at, integer(text, at)?),
     };
+    room.put(text, start, end - start);
     let token = Token {
         kind,
         at: start,
@@ -225,7 +366,7 @@ fn value<const ESCAPED: bool>(
     };
     check::scalar(model, token, node, nullable)
         .is_none()
-        .then_some((end, true))
+        .then_some((end, Layout::Whole))
 }
 
 /// Writes the value at `at`, as [`read`] accepted it against `node`, in canonical form: an
@@ -253,7 +394,8 @@ pub(crate) fn write<const ESCAPED: bool>(
             if text.get(at) != Some(&b'}') {
                 loop {
                     let (index, value_at) =
-                        key::<ESCAPED>(text, at, model, properties, next).ok_or_else(unexpected)?;
+                        key::<ESCAPED>(text, at, model, properties, next, &mut Layout::Whole)
+                            .ok_or_else(unexpected)?;
                     next = following(index, properties.len());
                     let end = if text.get(value_at) == Some(&b'n') {
                         value_at + 4
@@ -287,7 +429,8 @@ pub(crate) fn write<const ESCAPED: bool>(
             if text.get(at) != Some(&b'}') {
                 loop {
                     let (index, value_at) =
-                        key::<ESCAPED>(text, at, model, properties, next).ok_or_else(unexpected)?;
+                        key::<ESCAPED>(text, at, model, properties, next, &mut Layout::Whole)
+                            .ok_or_else(unexpected)?;
                     next = following(index, properties.len());
                     let end = end_of::<ESCAPED>(text, value_at).ok_or_else(unexpected)?;
                     if text.get(value_at) != Some(&b'n') {
@@ -362,6 +505,21 @@ pub(crate) fn write<const ESCAPED: bool>(
             out.write_all(&text[at..end])?;
             Ok(end)
         }
+    }
+}
+
+/// Writes a value [`read`] found [`Layout::Whole`], its text `text`: as it is when its escapes
+/// are spelled once (it has none then), else with the request's level taken off
+/// (`escaped_value::write_unescaped`). One scan for backslashes, where [`write`] reads every
+/// key and value again.
+pub(crate) fn write_whole<const ESCAPED: bool>(
+    out: &mut impl Write,
+    text: &[u8],
+) -> io::Result<()> {
+    if ESCAPED {
+        escaped_value::write_unescaped(out, text)
+    } else {
+        out.write_all(text)
     }
 }
 
@@ -538,6 +696,47 @@ mod tests {
                 )),
                 "{answer}"
             );
+        }
+    }
+
+    /// A request of 512 bytes or more is read with the thread's room, and a nested value that
+    /// is its canonical form once unescaped is written there as it is read: every escape of
+    /// RFC 8785's rules, at any depth, gives the general path's bytes; one spelled otherwise
+    /// (spaces, members out of order, a `null` left out) is written again from the text.
+    #[test]
+    fn long_calls_write_nested_values_as_they_read_them() {
+        let catalog = RuntimeCatalog::from_bytes(CATALOG).unwrap();
+        let long = "x".repeat(600);
+        let escapes = r#"a\/b \u00e9\u00E9 \u001F \ud83d\ude00 \\ \"q\" \n\t\b\f\r é"#;
+        let want = r#"a/b éé \u001f 😀 \\ \"q\" \n\t\b\f\r é"#;
+        let todos = format!(
+            r#"{{"todos":[{{"content":"{escapes}","level":1,"status":"pending","tags":["{escapes}",""]}},{{"content":"{long}","status":"completed"}}]}}"#
+        );
+        let answer = quick(&catalog, &openai("todo_write", &todos, false)).expect("answered");
+        assert!(answer.starts_with(&format!(
+            r#"{{"arguments":{{"todos":[{{"content":"{want}","level":1,"status":"pending","tags":["{want}",""]}},{{"content":"{long}","status":"completed"}}]}},"id":"c1""#
+        )), "{answer}");
+        // Two nested values and a string with escapes share the room.
+        let edits = format!(
+            r#"{{"path":"{escapes}","edits":[{{"newText":"{escapes}","oldText":"{long}"}},{{"newText":"","oldText":"\"\""}}]}}"#
+        );
+        let answer = quick(&catalog, &openai("edit_file", &edits, false)).expect("answered");
+        assert!(answer.starts_with(&format!(
+            r#"{{"arguments":{{"edits":[{{"newText":"{want}","oldText":"{long}"}},{{"newText":"","oldText":"\"\""}}],"path":"{want}"}}"#
+        )), "{answer}");
+        // Spelled otherwise, in the same long call: written again from the text.
+        for todos in [
+            format!(r#"{{"todos":[ {{"content":"{escapes} {long}","status":"pending"}}]}}"#),
+            format!(r#"{{"todos":[{{"status":"pending","content":"{escapes} {long}"}}]}}"#),
+            format!(
+                r#"{{"todos":[{{"content":"{escapes} {long}","level":null,"status":"pending"}}]}}"#
+            ),
+        ] {
+            let strict = todos.contains("null");
+            let answer = quick(&catalog, &openai("todo_write", &todos, strict)).expect("answered");
+            assert!(answer.starts_with(&format!(
+                r#"{{"arguments":{{"todos":[{{"content":"{want} {long}","status":"pending"}}]}}"#
+            )), "{answer}");
         }
     }
 

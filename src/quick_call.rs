@@ -21,7 +21,7 @@ use crate::call::Call;
 use crate::catalog::QuickTables;
 use crate::check::{self, property_named, Problems, Segment, What};
 use crate::escaped_value::{self, Reading};
-use crate::nested_value::{self, expect, integer, spaces};
+use crate::nested_value::{self, expect, integer, spaces, Layout};
 use crate::request::{after, spelled};
 use crate::schema::Tool;
 use crate::schema::{Schema, Type};
@@ -566,7 +566,7 @@ fn read_compact(
                 *members.get_mut(index)? = Member {
                     start: start as u32,
                     end: stop as u32,
-                    in_order: false,
+                    layout: Layout::Gathered,
                     kind,
                     escapes: Escapes::None,
                 };
@@ -729,9 +729,8 @@ struct Member {
     /// `start..end` (in the call's room for [`Escapes::Written`]).
     start: u32,
     end: u32,
-    /// For an object or array: whether every object in it gave its members in order
-    /// (`nested_value::read`).
-    in_order: bool,
+    /// For an object or array: how it is laid out (`nested_value::read`).
+    layout: Layout,
     kind: Kind,
     escapes: Escapes,
 }
@@ -755,7 +754,7 @@ impl Member {
     const EMPTY: Member = Member {
         start: 0,
         end: 0,
-        in_order: false,
+        layout: Layout::Gathered,
         kind: Kind::ObjectStart,
         escapes: Escapes::None,
     };
@@ -806,8 +805,8 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
             // A "literal" for messages: a slice whose first and last bytes are delimiters.
             let key_literal = &text[key_start - 1..=key_end];
             // The value's bytes are `start..stop`: a string's text, between its delimiters.
-            // Whether a nested value's objects gave their members in order (`nested_value::read`).
-            let mut nested_in_order = false;
+            // How a nested value is laid out (`nested_value::read`).
+            let mut nested_layout = Layout::Gathered;
             // Where a string's canonical form went, when it has escapes and the room held it.
             let mut written = None;
             let (start, stop, kind, end, escapes) = if text[at..].starts_with(quote) {
@@ -843,15 +842,26 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
                             return None;
                         }
                         let node = model.node(model.properties(root)[index].schema);
-                        let (end, in_order) = nested_value::read::<ESCAPED>(
+                        let used = call.room_used;
+                        let mut room = nested_value::Room::new(match ESCAPED {
+                            true => call.room.get_mut(used..).unwrap_or_default(),
+                            false => &mut [],
+                        });
+                        let (end, layout) = nested_value::read::<ESCAPED>(
                             text,
                             at,
                             model,
                             node,
                             nullable_optionals,
                             1,
+                            &mut room,
                         )?;
-                        nested_in_order = in_order;
+                        nested_layout = layout;
+                        // Written as it was read: its canonical form is in the room.
+                        if let Some(len) = room.written().filter(|_| layout == Layout::Whole) {
+                            written = Some((used, used + len));
+                            call.room_used = used + len;
+                        }
                         let kind = match open {
                             b'{' => Kind::ObjectStart,
                             _ => Kind::ArrayStart,
@@ -966,7 +976,7 @@ fn read_arguments<'a, C: QuickTables, const ESCAPED: bool>(
                         *members.get_mut(index)? = Member {
                             start: start as u32,
                             end: stop as u32,
-                            in_order: nested_in_order,
+                            layout: nested_layout,
                             kind,
                             escapes,
                         };
@@ -1032,10 +1042,18 @@ fn write_nested(
     let root = model.input(&model.tools[index]);
     let node = model.node(model.properties(root)[property].schema);
     let at = member.start as usize;
-    let in_order = member.in_order;
-    match member.escapes {
-        Escapes::Twice => nested_value::write::<true>(out, input, at, model, node, in_order)?,
-        _ => nested_value::write::<false>(out, input, at, model, node, in_order)?,
+    let in_order = member.layout >= Layout::InOrder;
+    let twice = member.escapes == Escapes::Twice;
+    if member.layout == Layout::Whole {
+        let text = input.get(at..member.end as usize).unwrap_or_default();
+        return match twice {
+            true => nested_value::write_whole::<true>(out, text),
+            false => nested_value::write_whole::<false>(out, text),
+        };
+    }
+    match twice {
+        true => nested_value::write::<true>(out, input, at, model, node, in_order)?,
+        false => nested_value::write::<false>(out, input, at, model, node, in_order)?,
     };
     Ok(())
 }
@@ -1079,11 +1097,11 @@ fn write_valid(
         }
         let span = member.start as usize..member.end as usize;
         match (member.kind, member.escapes) {
+            (_, Escapes::Written) => out.write_all(&room[span])?,
             (Kind::ObjectStart | Kind::ArrayStart, _) => {
                 write_nested(out, input, catalog, index, property, member)?
             }
             (_, Escapes::None) => out.write_all(&input[span])?,
-            (_, Escapes::Written) => out.write_all(&room[span])?,
             (_, Escapes::Once) => escaped_value::write_inside::<false>(out, &input[span])?,
             (_, Escapes::Twice) => escaped_value::write_inside::<true>(out, &input[span])?,
         }
