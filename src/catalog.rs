@@ -259,6 +259,11 @@ pub(crate) trait QuickTables: Names {
     /// Whether the quick path may read tool `tool`'s calls: a flat tool, within the sizes the
     /// checker of its catalog allows.
     fn quick(&self, tool: usize) -> bool;
+    /// Whether tool `tool`'s calls are tried by the compact reading first
+    /// (`quick_call::read_compact`): not where it has a top-level union, whose members that
+    /// reading never takes and models mostly send (pydantic's `Optional`s), so that trying it
+    /// first read such a call twice.
+    fn compact_first(&self, tool: usize) -> bool;
     /// Two masks of tool `tool`'s top-level properties, a bit each in schema order (the first
     /// 64): the [plain](is_plain) ones, and the required ones.
     fn root_masks(&self, tool: usize) -> (u64, u64);
@@ -293,6 +298,10 @@ impl QuickTables for Compiled {
     #[inline(always)]
     fn quick(&self, tool: usize) -> bool {
         TOOLS[tool].flat || TOOLS[tool].scalar_unions
+    }
+    #[inline(always)]
+    fn compact_first(&self, tool: usize) -> bool {
+        !TOOLS[tool].scalar_unions
     }
     #[inline(always)]
     fn root_masks(&self, tool: usize) -> (u64, u64) {

@@ -461,16 +461,18 @@ impl<'a, C: QuickTables> Quick<'a, '_, C> {
             read_arguments::<_, false>(b"{}", 0, root, index, self)?;
             return Some(inside + 1);
         }
-        let compact = read_compact(
-            input,
-            start,
-            self.catalog,
-            root,
-            self.catalog.root_masks(index),
-            self.nullable,
-            self.members,
-        );
-        if let Some(end) = compact {
+        let compact = self.catalog.compact_first(index).then(|| {
+            read_compact(
+                input,
+                start,
+                self.catalog,
+                root,
+                self.catalog.root_masks(index),
+                self.nullable,
+                self.members,
+            )
+        });
+        if let Some(end) = compact.flatten() {
             if input.get(end.0) == Some(&b'"') {
                 self.kept = end.1;
                 return Some(end.0 + 1);

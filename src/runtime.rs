@@ -78,6 +78,8 @@ pub struct RuntimeCatalog {
 struct QuickTool {
     /// Whether the quick path reads its calls ([`QuickTables::quick`]).
     quick: bool,
+    /// Whether the compact reading is tried first ([`QuickTables::compact_first`]).
+    compact_first: bool,
     /// Its top-level properties' plain and required masks.
     masks: (u64, u64),
     /// Where its first key is in `key_at`.
@@ -159,6 +161,7 @@ impl RuntimeCatalog {
             }
             quick.push(QuickTool {
                 quick: checked_flat || view.tools[tool].scalar_unions,
+                compact_first: !view.tools[tool].scalar_unions,
                 masks,
                 first_key,
                 valid_end: (start, valid_ends.len() as u32),
@@ -328,6 +331,11 @@ impl QuickTables for RuntimeCatalog {
     #[inline]
     fn quick(&self, tool: usize) -> bool {
         self.quick[tool].quick
+    }
+
+    #[inline]
+    fn compact_first(&self, tool: usize) -> bool {
+        self.quick[tool].compact_first
     }
 
     #[inline]
