@@ -1,12 +1,15 @@
 //! An argument that is an object or an array, read and judged in place for `quick_call.rs`, and
-//! written again in canonical form (RFC 8785) from the request's bytes.
+//! written in canonical form (RFC 8785).
 //!
 //! A coding agent's calls nest: seed 003's `todo_write` takes an array of objects, an MCP
 //! filesystem server's `edit_file` an array of edits. Their tools are flat in `check.rs`'s sense
 //! (one type a node, `properties`, `items`, enums and bounds), and the quick path used to decline
 //! them at the first `{` or `[`, leaving the general path to read the call five times. Here such
-//! a value is read once to judge it, each scalar by `check::scalar` as the checker judges it,
-//! and once more to write it, its strings run by run through `escaped_value.rs`.
+//! a value is read once to judge it, each scalar by `check::scalar` as the checker judges it.
+//! A model mostly writes it compact and in its properties' order, and then the same reading
+//! writes its canonical form into the call's room ([`Room`], [`Layout::Whole`]); a value
+//! spelled otherwise is read once more to write it ([`write`]), its strings run by run through
+//! `escaped_value.rs`.
 //!
 //! Only valid values are answered here. A problem anywhere inside, or anything this reader does
 //! not read (a fraction, a `\u` escape of the request's, whitespace other than spaces, an
