@@ -461,8 +461,11 @@ impl<'a, C: QuickTables> Quick<'a, '_, C> {
             read_arguments::<_, false>(b"{}", 0, root, index, self)?;
             return Some(inside + 1);
         }
-        let compact = self.catalog.compact_first(index).then(|| {
-            read_compact(
+        // A request long enough to have the thread's room holds long strings, and long strings
+        // hold escapes (source code's newlines), which the compact reading declines only once
+        // it has scanned up to the first: such a call is read once, by `read_arguments`.
+        if self.room.is_empty() && self.catalog.compact_first(index) {
+            let compact = read_compact(
                 input,
                 start,
                 self.catalog,
@@ -470,12 +473,12 @@ impl<'a, C: QuickTables> Quick<'a, '_, C> {
                 self.catalog.root_masks(index),
                 self.nullable,
                 self.members,
-            )
-        });
-        if let Some(end) = compact.flatten() {
-            if input.get(end.0) == Some(&b'"') {
-                self.kept = end.1;
-                return Some(end.0 + 1);
+            );
+            if let Some(end) = compact {
+                if input.get(end.0) == Some(&b'"') {
+                    self.kept = end.1;
+                    return Some(end.0 + 1);
+                }
             }
         }
         let end = read_arguments::<_, true>(input, start, root, index, self)?;
