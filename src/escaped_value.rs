@@ -81,13 +81,16 @@ pub(crate) enum Reading {
 /// judged before any of it is written out; a file's contents cost two scans between escapes
 /// that way, each ending at every escape (a patch's source has one every 30 bytes), and this
 /// reading costs one and a copy. `None` declines, as [`inside_end`] does. Room for eight bytes
-/// past the value's canonical form is needed: sixteen bytes are stored before they are searched.
+/// past the value's canonical form is needed: an escape is matched with room for its longest
+/// form (`\u001f`) in hand.
 ///
-/// Two loops, taken in turn: the plain run, sixteen bytes a step; then the escapes and
-/// non-ASCII characters that follow it, one after another while they come (a line of source
-/// starts `\\n\\t\\t`), each matched on its first four bytes. The plain run's loop was
-/// entered again for each escape, with its slices set up again, before (issue 17's fifth round:
-/// a patch's reading took 1.6 times as long).
+/// Two loops, taken in turn: the plain run, sixteen bytes a step, each stored before it is
+/// searched; then the escapes and non-ASCII characters that follow it, one after another while
+/// they come (a line of source starts `\\n\\t\\t`), each matched on its first four bytes.
+/// The time is in the chain from one escape to the next (load, search, the escape's length,
+/// load), not in the instructions: this shape runs a patch 1.5 times as fast as the one before
+/// it, which entered the plain loop again after every escape, for 5% more instructions
+/// (docs/performance.md, issue 17's fifth round).
 #[inline]
 pub(crate) fn read_into<const TWICE: bool>(
     text: &[u8],
