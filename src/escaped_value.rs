@@ -101,7 +101,12 @@ pub(crate) fn read_into<const TWICE: bool>(
     let mut escapes = false;
     'string: loop {
         'plain: {
-            while let (Some(from), Some(to)) = (text.get(i..i + 16), room.get_mut(o..o + 16)) {
+            // The first four steps each take their bounds: most runs in source code end there,
+            // and a run's setup is then the cost. A longer run takes them once for the rest.
+            for _ in 0..4 {
+                let (Some(from), Some(to)) = (text.get(i..i + 16), room.get_mut(o..o + 16)) else {
+                    break;
+                };
                 to.copy_from_slice(from);
                 if let Some(first) = first_not_plain(from) {
                     i += first;
@@ -111,6 +116,21 @@ pub(crate) fn read_into<const TWICE: bool>(
                 i += 16;
                 o += 16;
             }
+            let (from_rest, to_rest) = (text.get(i..)?, room.get_mut(o..).unwrap_or_default());
+            let steps = from_rest.len().min(to_rest.len()) & !15;
+            let mut k = 0;
+            while k < steps {
+                let (from, to) = (&from_rest[k..k + 16], &mut to_rest[k..k + 16]);
+                to.copy_from_slice(from);
+                if let Some(first) = first_not_plain(from) {
+                    i += k + first;
+                    o += k + first;
+                    break 'plain;
+                }
+                k += 16;
+            }
+            i += k;
+            o += k;
             // Fewer than sixteen bytes left in the text or the room: one at a time.
             loop {
                 let byte = *text.get(i)?;
