@@ -89,8 +89,8 @@ pub(crate) enum Reading {
 /// they come (a line of source starts `\\n\\t\\t`), each matched on its first four bytes.
 /// The time is in the chain from one escape to the next (load, search, the escape's length,
 /// load), not in the instructions: this shape runs a patch 1.5 times as fast as the one before
-/// it, which entered the plain loop again after every escape, for 5% more instructions
-/// (docs/performance.md, issue 17's fifth round).
+/// it, which entered the plain loop again after every escape, and the 60 KB write 1.2 times,
+/// for 13% more instructions there (docs/performance.md, issue 17's fifth round).
 #[inline]
 pub(crate) fn read_into<const TWICE: bool>(
     text: &[u8],
