@@ -228,7 +228,7 @@ const SHORT: [bool; 256] = {
 };
 
 /// The offset of the first byte from `i` on that is not plain, or the text's length:
-/// [`plain_run_end`], sixteen bytes a step first, as [`copy_plain`] reads them.
+/// [`plain_run_end`], sixteen bytes a step first, as [`read_into`]'s plain loop reads them.
 #[inline(always)]
 fn plain_end(text: &[u8], i: usize) -> usize {
     let mut plain = i;
