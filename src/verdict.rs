@@ -967,7 +967,9 @@ fn pointer<const N: usize>(text: &mut impl Text, problem: &Problem<'_, N>) -> fm
             Segment::Key(literal) => {
                 let inner = &literal[1..literal.len() - 1];
                 if !inner.iter().any(|b| matches!(b, b'\\' | b'~' | b'/')) {
-                    text.push(inner)?;
+                    // A literal's inside holds no `"` or control character: with no escape,
+                    // it is already as the answer spells it.
+                    text.raw(inner)?;
                     continue;
                 }
                 let mut result = Ok(());
@@ -1005,7 +1007,8 @@ fn cut(text: &mut impl Text, literal: &[u8]) -> fmt::Result {
             .iter()
             .all(|&b| (0x20..0x7f).contains(&b) && b != b'\\')
     {
-        return text.push(inner);
+        // Nor a `"`, inside a literal: nothing for `push` to escape.
+        return text.raw(inner);
     }
     let mut count = 0;
     let mut result = Ok(());
