@@ -192,9 +192,10 @@ pub(crate) fn read_into<const TWICE: bool>(
                 }
                 [b'"', _, _, _] if !TWICE => break 'string,
                 [lead, _, _, _] if lead >= 0x80 => {
-                    // Written as it is, at most four bytes.
+                    // Written as it is: its four bytes (no `memcpy` call for a length known
+                    // only here), of which the room keeps `width`.
                     let width = utf8_end(text, i)? - i;
-                    to[..width].copy_from_slice(&text[i..i + width]);
+                    to[..4].copy_from_slice(&head);
                     i += width;
                     o += width;
                     continue;
