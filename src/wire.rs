@@ -944,12 +944,11 @@ impl Writer<'_> {
         }
 
         // Arrays. Gemini's schema has no tuple: its elements' schemas are dropped (check_call
-        // still applies them), and with them a boolean `items` that only closes the tuple.
+        // still applies them), and with them the `items` after them, whose schema is only the
+        // rest's: written alone, it would say every element is of the rest's type.
         let tuple_dropped = gemini && rare.prefix_items.is_some();
-        if let Some(items) = node.items {
-            if !(tuple_dropped && model.node(items).boolean.is_some()) {
-                members.try_put("items", |value| self.node(value, items, Place::Inside))?;
-            }
+        if let Some(items) = node.items.filter(|_| !tuple_dropped) {
+            members.try_put("items", |value| self.node(value, items, Place::Inside))?;
         }
         if let Some((form, run)) = rare.prefix_items.filter(|_| !tuple_dropped) {
             if !(mcp || plain) {
