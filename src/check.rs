@@ -22,9 +22,7 @@ use crate::validate::{Failure, Reason, Step};
 /// The most problems reported for one call.
 pub const MAX_PROBLEMS: usize = 16;
 
-/// The largest integer magnitude accepted: 2^53 − 1, beyond which a 64-bit float (what most
-/// harnesses parse into) no longer holds every integer.
-pub(crate) const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+pub(crate) use crate::number::MAX_SAFE_INTEGER;
 
 /// One step from a value to a part of it.
 #[derive(Clone, Copy, Debug)]

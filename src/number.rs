@@ -294,6 +294,10 @@ pub struct Divisor {
     place: i64,
 }
 
+/// The largest integer magnitude a call's argument may hold: 2^53 − 1, beyond which a 64-bit
+/// float (what most harnesses parse into) no longer holds every integer.
+pub(crate) const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
 /// The most significant digits a divisor may have: any 19-digit significand fits a u64.
 pub const MAX_DIVISOR_DIGITS: usize = 19;
 

@@ -16,7 +16,7 @@
 
 use crate::error::MAX_DEPTH;
 use crate::format::StringFormat;
-use crate::number::{compare, same_value, Divisor};
+use crate::number::{compare, same_value, Divisor, MAX_SAFE_INTEGER};
 use crate::schema::{Model, NodeId, Scalar, Schema, Text, Type, TypeForm};
 use crate::tokenizer::{decode, Kind, Stop, Token, Tokenizer};
 use std::cmp::Ordering;
@@ -39,6 +39,10 @@ pub(crate) enum Reason {
     Const,
     /// Below `minimum` (or `exclusiveMinimum`), above `maximum` (or `exclusiveMaximum`).
     Range,
+    /// In a call, an integer beyond ±(2^53−1) where the schema wants an integer.
+    SafeInteger,
+    /// In a call, a number beyond a 64-bit float: it has no canonical form (RFC 8785).
+    Float,
     /// Not a multiple of `multipleOf`.
     MultipleOf,
     /// Shorter than `minLength` or longer than `maxLength`: the length found, in characters.
@@ -57,6 +61,8 @@ pub(crate) enum Reason {
     Members(u64),
     /// Too few or too many elements: how many.
     Items(u64),
+    /// More elements than a closed tuple's `prefixItems`: how many.
+    Beyond(u64),
     /// Two elements the same, under `uniqueItems`.
     Unique,
     /// No branch of an `anyOf` (or `oneOf`) fits.
@@ -108,8 +114,10 @@ struct Walk<'m, 'a, 'p> {
     patterns: Matcher<'p>,
     text: &'a [u8],
     nullable_optionals: bool,
-    /// Whether `format` is asserted (check_call) or only an annotation (the catalog's values).
-    formats: bool,
+    /// Whether the walk checks a call's arguments (check_call): `format` is asserted, and a
+    /// number must fit a 64-bit float and an integer be within ±(2^53−1), as the flat checker
+    /// has them. The catalog's own values read `format` as an annotation and numbers exactly.
+    call: bool,
     /// The node the walk started at: a tool's arguments are declared with their properties,
     /// even none, so that object is closed unless it says otherwise.
     root: Option<NodeId>,
@@ -139,15 +147,16 @@ pub(crate) fn check<'a>(
     )
 }
 
-/// [`check`], with `format` an assertion (`formats`) or an annotation only, and `root` the
-/// node of a tool's arguments if the walk starts there.
+/// [`check`], for a call's arguments (`call`: `format` asserted, numbers within the checker's
+/// range) or the catalog's own values, and `root` the node of a tool's arguments if the walk
+/// starts there.
 fn check_with<'a>(
     model: Model<'_>,
     patterns: Matcher<'_>,
     id: NodeId,
     text: &'a [u8],
     nullable_optionals: bool,
-    formats: bool,
+    call: bool,
     root: Option<NodeId>,
 ) -> Option<Failure<'a>> {
     let mut walk = Walk {
@@ -155,7 +164,7 @@ fn check_with<'a>(
         patterns,
         text,
         nullable_optionals,
-        formats,
+        call,
         root,
         budget: BUDGET,
         path: [Step::Index(0); MAX_DEPTH],
@@ -297,6 +306,11 @@ pub(crate) fn reason(
             }
             Ok(())
         }
+        Reason::SafeInteger => write!(
+            out,
+            "must be an integer from -{MAX_SAFE_INTEGER} to {MAX_SAFE_INTEGER}"
+        ),
+        Reason::Float => out.write_str("must be a number that fits a 64-bit float"),
         Reason::MultipleOf => match rare.multiple_of {
             Some(divisor) => write!(out, "must be a multiple of {}", model.str(divisor.text)),
             None => Ok(()),
@@ -349,6 +363,15 @@ pub(crate) fn reason(
             found,
         ),
         Reason::Items(found) => counted(out, "item", rare.min_items, rare.max_items, found),
+        Reason::Beyond(found) => {
+            let prefix = rare
+                .prefix_items
+                .map_or(0, |(_, run)| model.subschemas(run).len());
+            let most = rare
+                .max_items
+                .map_or(prefix as u64, |max| max.min(prefix as u64));
+            counted(out, "item", None, Some(most), found)
+        }
         Reason::Unique => out.write_str("must not hold the same item twice"),
         Reason::NoBranch => out.write_str("fits none of the schema's alternatives"),
         Reason::Discriminator => {
@@ -437,26 +460,29 @@ fn value_text(out: &mut impl fmt::Write, model: Model<'_>, value: &Scalar) -> fm
     }
 }
 
+/// How deep a failure is, for the deepest to win. A missing property is a problem one step
+/// below the object that lacks it: it outranks a sibling branch's failure, and the union's own,
+/// at the object's depth.
+fn rank(failure: &Failure<'_>) -> usize {
+    2 * failure.depth + matches!(failure.reason, Reason::Missing(_)) as usize
+}
+
 impl<'a> Walk<'_, 'a, '_> {
     /// Notes a failure at the current path if it is the deepest yet.
     #[cold]
     fn fail(&mut self, depth: usize, node: NodeId, at: usize, reason: Reason) -> bool {
-        // A missing property is a problem one step below the object that lacks it: it
-        // outranks a sibling branch's failure, and the union's own, at the object's depth.
-        let rank = |depth: usize, reason: &Reason| {
-            2 * depth + matches!(reason, Reason::Missing(_)) as usize
+        let failure = Failure {
+            steps: self.path,
+            depth,
+            node,
+            at,
+            reason,
         };
         if self
             .failure
-            .is_none_or(|failure| rank(depth, &reason) >= rank(failure.depth, &failure.reason))
+            .is_none_or(|earlier| rank(&failure) >= rank(&earlier))
         {
-            self.failure = Some(Failure {
-                steps: self.path,
-                depth,
-                node,
-                at,
-                reason,
-            });
+            self.failure = Some(failure);
         }
         false
     }
@@ -477,7 +503,10 @@ impl<'a> Walk<'_, 'a, '_> {
         self.budget -= 1;
         let node = self.model.node(id);
         if let Some(flag) = node.boolean {
-            return flag || self.fail(depth, id, at, Reason::Nothing);
+            return match flag {
+                true => self.numbers_fit(id, at, depth),
+                false => self.fail(depth, id, at, Reason::Nothing),
+            };
         }
         let Some((token, tokens)) = self.first(at) else {
             return self.fail(depth, id, at, Reason::Type);
@@ -517,13 +546,13 @@ impl<'a> Walk<'_, 'a, '_> {
         }
         if let Some(run) = node.any_of {
             if self.branches(run, at, depth) == 0 {
-                return self.fail(depth, id, at, Reason::NoBranch);
+                return self.none_fits(run, token, id, at, depth);
             }
         }
         if let Some(run) = rare.one_of {
             match self.branches(run, at, depth) {
                 1 => {}
-                0 => return self.fail(depth, id, at, Reason::NoBranch),
+                0 => return self.none_fits(run, token, id, at, depth),
                 _ => return self.fail(depth, id, at, Reason::ManyBranches),
             }
         }
@@ -603,6 +632,38 @@ impl<'a> Walk<'_, 'a, '_> {
         fitting
     }
 
+    /// No branch of the union `run` fits the value at `at`, which starts with `token`. Where
+    /// one branch alone takes the value's JSON type (pydantic's `Optional[X]` is `X` or
+    /// `null`), that branch's problem is the one to report ("must be at least 1"), not that
+    /// no alternative fits; else the union's.
+    fn none_fits(
+        &mut self,
+        run: crate::schema::Run,
+        token: Token<'_>,
+        id: NodeId,
+        at: usize,
+        depth: usize,
+    ) -> bool {
+        let branches = self.model.subschemas(run);
+        let mut typed = branches
+            .iter()
+            .filter(|&&branch| self.type_fits(self.model.node(branch), token));
+        if let (Some(&only), None) = (typed.next(), typed.next()) {
+            let before = self.failure.take();
+            self.fits(only, at, depth);
+            match (self.failure, before) {
+                // As `fail` ranks them: one found before this union and deeper stays.
+                (Some(found), Some(earlier)) if rank(&earlier) > rank(&found) => {
+                    self.failure = Some(earlier);
+                    return false;
+                }
+                (Some(_), _) => return false,
+                (None, _) => self.failure = before,
+            }
+        }
+        self.fail(depth, id, at, Reason::NoBranch)
+    }
+
     /// Whether the token's JSON type is one the node allows: its `type` (an integer is a
     /// number with no fraction), and `null` under OpenAPI's `nullable`.
     fn type_fits(&self, node: &Schema, token: Token<'_>) -> bool {
@@ -665,7 +726,7 @@ impl<'a> Walk<'_, 'a, '_> {
                     return self.fail(depth, id, at, Reason::Pattern);
                 }
             }
-            let asserted = rare.format.filter(|_| self.formats);
+            let asserted = rare.format.filter(|_| self.call);
             if let Some(format) =
                 asserted.and_then(|name| StringFormat::from_name(self.model.str(name)))
             {
@@ -685,6 +746,21 @@ impl<'a> Walk<'_, 'a, '_> {
         literal: &[u8],
         depth: usize,
     ) -> bool {
+        if self.call {
+            // As the flat checker reads a call's numbers (`check::scalar`): a harness parses
+            // them into 64-bit floats, and the answer writes them as one (RFC 8785).
+            let value = std::str::from_utf8(literal)
+                .ok()
+                .and_then(|text| text.parse::<f64>().ok())
+                .unwrap_or(f64::INFINITY);
+            if !value.is_finite() {
+                return self.fail(depth, id, at, Reason::Float);
+            }
+            let integer = node.types.has(Type::Integer) && !node.types.has(Type::Number);
+            if integer && value.abs() > MAX_SAFE_INTEGER {
+                return self.fail(depth, id, at, Reason::SafeInteger);
+            }
+        }
         let bound = |number: Option<crate::schema::Number>, ok: fn(Ordering) -> bool| {
             number.is_none_or(|bound| ok(compare(literal, self.model.str(bound.text).as_bytes())))
         };
@@ -748,12 +824,16 @@ impl<'a> Walk<'_, 'a, '_> {
                 if !null_allowed && !self.fits(property.schema, value_at, depth + 1) {
                     ok = false;
                 }
-            } else if closed {
+            } else if closed || self.refuses_all(node.additional) {
+                // `additionalProperties: false` (zod's every object, pydantic's `forbid`) is
+                // the closing rule spelled out: the same problem, not "no value is allowed".
                 ok = self.fail(depth + 1, id, value_at, Reason::Unknown);
             } else if let Some(additional) = node.additional {
                 if !self.fits(additional, value_at, depth + 1) {
                     ok = false;
                 }
+            } else if !self.numbers_fit(id, value_at, depth + 1) {
+                ok = false;
             }
             if let Some(names) = rare.property_names {
                 if !self.fits(names, at + key.at, depth + 1) {
@@ -832,6 +912,7 @@ impl<'a> Walk<'_, 'a, '_> {
         let prefix = (rare.prefix_items).map_or(&[][..], |(_, run)| self.model.subschemas(run));
         let rest = node.items.or(rare.additional_items);
         let mut count = 0usize;
+        let mut beyond = false;
         let mut ok = true;
         loop {
             let Ok(element) = tokens.expect_token() else {
@@ -846,10 +927,16 @@ impl<'a> Walk<'_, 'a, '_> {
             }
             self.path[depth] = Step::Index(count);
             let schema = prefix.get(count).copied().or(rest);
-            if let Some(schema) = schema {
+            if count >= prefix.len() && !prefix.is_empty() && self.refuses_all(rest) {
+                // A closed tuple (`items: false` after `prefixItems`): too many elements,
+                // said of the array.
+                beyond = true;
+            } else if let Some(schema) = schema {
                 if !self.fits(schema, element_at, depth + 1) {
                     ok = false;
                 }
+            } else if !self.numbers_fit(id, element_at, depth + 1) {
+                ok = false;
             }
             if node.unique_items == Some(true) && self.seen_before(at, element_at, count) {
                 ok = self.fail(depth + 1, id, element_at, Reason::Unique);
@@ -860,12 +947,29 @@ impl<'a> Walk<'_, 'a, '_> {
             }
         }
         let count = count as u64;
-        if rare.min_items.is_some_and(|min| count < min)
+        if beyond {
+            ok = self.fail(depth, id, at, Reason::Beyond(count));
+        } else if rare.min_items.is_some_and(|min| count < min)
             || rare.max_items.is_some_and(|max| count > max)
         {
             ok = self.fail(depth, id, at, Reason::Items(count));
         }
         ok
+    }
+
+    /// Whether the numbers of a value that no node reads (a free-form object's members, the
+    /// schema `true`) fit a 64-bit float, in a call: its answer writes them as floats, and
+    /// `1e400` has no such form.
+    fn numbers_fit(&mut self, id: NodeId, at: usize, depth: usize) -> bool {
+        match overflowing_number(self.text, at).filter(|_| self.call) {
+            Some(number_at) => self.fail(depth, id, number_at, Reason::Float),
+            None => true,
+        }
+    }
+
+    /// Whether `node` is the schema `false`, which no value fits.
+    fn refuses_all(&self, node: Option<NodeId>) -> bool {
+        node.is_some_and(|id| self.model.node(id).boolean == Some(false))
     }
 
     /// Whether an element before the `index`th (at `element_at`) of the array at `at` equals it.
@@ -886,6 +990,55 @@ impl<'a> Walk<'_, 'a, '_> {
         }
         false
     }
+}
+
+/// The offset of the first number of the JSON value at `at` (valid JSON, read already) that a
+/// 64-bit float cannot hold, if one is: byte by byte, to any depth, with no stack.
+fn overflowing_number(text: &[u8], at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = at;
+    while let Some(&byte) = text.get(i) {
+        match byte {
+            b'"' => {
+                i += 1;
+                while let Some(&inside) = text.get(i) {
+                    match inside {
+                        b'\\' => i += 2,
+                        b'"' => break,
+                        _ => i += 1,
+                    }
+                }
+                i += 1;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let number = text[i..]
+                    .iter()
+                    .position(|&b| !matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                    .map_or(&text[i..], |len| &text[i..i + len]);
+                let finite = std::str::from_utf8(number)
+                    .ok()
+                    .and_then(|text| text.parse::<f64>().ok())
+                    .is_some_and(f64::is_finite);
+                if !finite {
+                    return Some(i);
+                }
+                i += number.len();
+            }
+            _ => i += 1,
+        }
+        if depth == 0 {
+            break;
+        }
+    }
+    None
 }
 
 /// The property a discriminator names (`propertyName` in its canonical JSON), as the model's

@@ -551,10 +551,13 @@ fn opening(what: &What<'_>) -> &'static [u8] {
             Reason::Type | Reason::Nothing => opening!("wrong_argument_type"),
             Reason::Enum | Reason::Const => opening!("argument_not_in_enum"),
             Reason::Range
+            | Reason::SafeInteger
+            | Reason::Float
             | Reason::MultipleOf
             | Reason::Length(_)
             | Reason::Members(_)
-            | Reason::Items(_) => opening!("argument_out_of_range"),
+            | Reason::Items(_)
+            | Reason::Beyond(_) => opening!("argument_out_of_range"),
             Reason::Pattern | Reason::Format => opening!("argument_not_matching"),
             Reason::Unique => opening!("argument_not_unique"),
             Reason::Missing(_) => opening!("missing_argument"),
@@ -881,9 +884,16 @@ fn message<const N: usize>(
                 argument(text, problem)?;
                 text.raw(b" ")?;
                 crate::validate::reason(text, model, node, reason)?;
+                // A count's reason says what it found already ("found 0").
                 if !matches!(
                     reason,
-                    Reason::TooDeep | Reason::TooComplex | Reason::Unique
+                    Reason::TooDeep
+                        | Reason::TooComplex
+                        | Reason::Unique
+                        | Reason::Length(_)
+                        | Reason::Members(_)
+                        | Reason::Items(_)
+                        | Reason::Beyond(_)
                 ) {
                     text.raw(b", found ")?;
                     describe(text, &found)?;

@@ -456,7 +456,7 @@ fn types() {
         refusal(&with_schema(
             r#"{"properties":{},"additionalProperties":false,"const":{"a\nb":1}}"#
         )),
-        r#"tool "t": /inputSchema/const: does not fit its own schema: at /a\u000ab: no value is allowed here"#
+        r#"tool "t": /inputSchema/const: does not fit its own schema: at /a\u000ab: is not a property this object takes"#
     );
     accepted(&with_output(r#"{"type":"string","maxLength":3}"#));
     // A root takes no member it does not declare, as a call's arguments take none, so its

@@ -1,0 +1,286 @@
+//! Calls against the schemas pydantic and zod write, checked by the general reader
+//! (`src/validate.rs`) and rendered for each provider: the cases a probe with models of its own
+//! (pydantic 2.14.4, zod 4.6.7, each call also judged by Python's `jsonschema` 4.26.0) found
+//! answered wrongly on 2026-12-05. Each schema here is the shape the generator writes, cut down
+//! to the node concerned.
+
+use tool_schema::RuntimeCatalog;
+
+/// A catalog of one tool `t` whose arguments are `schema`.
+fn catalog(schema: &str) -> RuntimeCatalog {
+    let file = format!(r#"[{{"name":"t","description":"d","inputSchema":{schema}}}]"#);
+    RuntimeCatalog::from_bytes(file.as_bytes()).unwrap_or_else(|err| panic!("{schema}: {err}"))
+}
+
+/// The answer to an MCP call of `t` with `arguments`, without its trailing newline.
+fn check(catalog: &RuntimeCatalog, arguments: &str) -> String {
+    let request = format!(
+        r#"{{"op":"check_call","format":"mcp","call":{{"name":"t","arguments":{arguments}}}}}"#
+    );
+    let mut out = Vec::new();
+    catalog
+        .respond(request.as_bytes(), &mut out)
+        .unwrap_or_else(|err| panic!("{request}: {err}"));
+    let line = String::from_utf8(out).expect("UTF-8");
+    line.strip_suffix('\n').expect("one line").to_string()
+}
+
+/// The one problem of an invalid call: its code, message and path.
+fn problem(catalog: &RuntimeCatalog, arguments: &str) -> (String, String, String) {
+    let answer = check(catalog, arguments);
+    let field = |name: &str| {
+        let key = format!("\"{name}\":\"");
+        let start = answer.find(&key).unwrap_or_else(|| panic!("{answer}")) + key.len();
+        let mut end = start;
+        let bytes = answer.as_bytes();
+        while bytes[end] != b'"' || bytes[end - 1] == b'\\' {
+            end += 1;
+        }
+        answer[start..end].to_string()
+    };
+    assert!(answer.contains(r#""ok":false"#), "{arguments}: {answer}");
+    assert_eq!(answer.matches(r#""code":"#).count(), 1, "{answer}");
+    (field("code"), field("message"), field("path"))
+}
+
+fn expect(catalog: &RuntimeCatalog, arguments: &str, code: &str, message: &str, path: &str) {
+    assert_eq!(
+        problem(catalog, arguments),
+        (code.to_string(), message.to_string(), path.to_string()),
+        "{arguments}"
+    );
+}
+
+const SAFE_RANGE: &str = "must be an integer from -9007199254740991 to 9007199254740991";
+
+/// pydantic's `Optional[int]` (and a type list, and `multipleOf: 1`) held an integer beyond
+/// ±(2^53−1) to the flat checker's range no more: `9007199254740993` was answered valid as
+/// `9007199254740992`, and a free-form member's `1e400` as `0`.
+#[test]
+fn integers_and_floats_keep_the_flat_checkers_range_in_every_schema() {
+    let optional = catalog(
+        r#"{"type":"object","properties":{"n":{"anyOf":[{"type":"integer"},{"type":"null"}]}}}"#,
+    );
+    let found = ", found the number 9007199254740993";
+    expect(
+        &optional,
+        r#"{"n":9007199254740993}"#,
+        "argument_out_of_range",
+        &format!("argument \\\"n\\\" {SAFE_RANGE}{found}"),
+        "/n",
+    );
+    assert_eq!(
+        check(&optional, r#"{"n":-9007199254740991}"#),
+        r#"{"arguments":{"n":-9007199254740991},"name":"t","ok":true}"#
+    );
+    let listed = catalog(r#"{"type":"object","properties":{"n":{"type":["integer","null"]}}}"#);
+    expect(
+        &listed,
+        r#"{"n":12345678901234567890}"#,
+        "argument_out_of_range",
+        &format!("argument \\\"n\\\" {SAFE_RANGE}, found the number 12345678901234567890"),
+        "/n",
+    );
+    let multiple =
+        catalog(r#"{"type":"object","properties":{"n":{"type":"integer","multipleOf":1}}}"#);
+    expect(
+        &multiple,
+        r#"{"n":1e300}"#,
+        "argument_out_of_range",
+        &format!("argument \\\"n\\\" {SAFE_RANGE}, found the number 1e300"),
+        "/n",
+    );
+    // A number may be as large as a float holds: JSON Schema's, and RFC 8785's form of it.
+    let number = catalog(r#"{"type":"object","properties":{"x":{"type":["number","null"]}}}"#);
+    assert_eq!(
+        check(&number, r#"{"x":9007199254740993}"#),
+        r#"{"arguments":{"x":9007199254740992},"name":"t","ok":true}"#
+    );
+    let beyond = "must be a number that fits a 64-bit float";
+    expect(
+        &number,
+        r#"{"x":-1e309}"#,
+        "argument_out_of_range",
+        &format!("argument \\\"x\\\" {beyond}, found the number -1e309"),
+        "/x",
+    );
+    // Where no node reads a value (a free-form object, an array of anything, the schema
+    // `true`), its numbers are still written as floats, so they are checked as floats.
+    let free = catalog(
+        r#"{"type":"object","properties":{"m":{"type":"object"},"a":{"type":"array"},"any":true}}"#,
+    );
+    expect(
+        &free,
+        r#"{"m":{"a":[{"b":"x\"]1e999"},1e400]}}"#,
+        "argument_out_of_range",
+        &format!("argument \\\"m/a\\\" {beyond}, found the number 1e400"),
+        "/m/a",
+    );
+    expect(
+        &free,
+        r#"{"a":[1,-1e400]}"#,
+        "argument_out_of_range",
+        &format!("argument \\\"a/1\\\" {beyond}, found the number -1e400"),
+        "/a/1",
+    );
+    expect(
+        &free,
+        r#"{"any":{"k":[[1e400]]}}"#,
+        "argument_out_of_range",
+        &format!("argument \\\"any\\\" {beyond}, found the number 1e400"),
+        "/any",
+    );
+    assert_eq!(
+        check(
+            &free,
+            r#"{"m":{"a":[1.5e3,"1e400",-2e-400]},"any":{"k":[[-0.0]]}}"#
+        ),
+        r#"{"arguments":{"any":{"k":[[0]]},"m":{"a":[1500,"1e400",0]}},"name":"t","ok":true}"#
+    );
+}
+
+/// zod writes `additionalProperties: false` on every object, and pydantic for
+/// `extra="forbid"`: a member the object does not declare is `unknown_argument` there too (it
+/// was `wrong_argument_type`, "no value is allowed here"), and one element too many for a
+/// closed tuple is a count.
+#[test]
+fn a_closing_false_is_the_closing_rule() {
+    let closed = catalog(
+        r#"{"type":"object","properties":{"s":{"type":"string"},"p":{"type":"string","pattern":"x"}},"additionalProperties":false}"#,
+    );
+    expect(
+        &closed,
+        r#"{"s":"x","zz":1}"#,
+        "unknown_argument",
+        "unknown argument \\\"zz\\\"; this object takes no other members",
+        "/zz",
+    );
+    let tuple = catalog(
+        r#"{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"number"},{"type":"string"}],"items":false}},"required":["p"]}"#,
+    );
+    expect(
+        &tuple,
+        r#"{"p":[1,"a",3]}"#,
+        "argument_out_of_range",
+        "argument \\\"p\\\" must have at most 2 items, found 3",
+        "/p",
+    );
+    assert_eq!(
+        check(&tuple, r#"{"p":[1,"a"]}"#),
+        r#"{"arguments":{"p":[1,"a"]},"name":"t","ok":true}"#
+    );
+}
+
+/// A count's problem says what it found once (it said "found 0, found the string \"\"").
+#[test]
+fn a_count_says_what_it_found_once() {
+    let counted = catalog(
+        r#"{"type":"object","properties":{"s":{"type":"string","minLength":1},"a":{"type":"array","minItems":1,"items":{"type":"string"}},"m":{"type":"object","maxProperties":1},"p":{"type":"string","pattern":"x"}},"required":["s"]}"#,
+    );
+    expect(
+        &counted,
+        r#"{"s":""}"#,
+        "argument_out_of_range",
+        "argument \\\"s\\\" must be at least 1 character long, found 0",
+        "/s",
+    );
+    expect(
+        &counted,
+        r#"{"s":"a","a":[]}"#,
+        "argument_out_of_range",
+        "argument \\\"a\\\" must have at least 1 item, found 0",
+        "/a",
+    );
+    expect(
+        &counted,
+        r#"{"s":"a","m":{"x":1,"y":2}}"#,
+        "argument_out_of_range",
+        "argument \\\"m\\\" must have at most 1 member, found 2",
+        "/m",
+    );
+}
+
+/// pydantic's `Optional[X]` is `anyOf: [X, {"type": "null"}]`: a value of X's type that X
+/// refuses gets X's problem, which tells the model what to send, not "fits none of the
+/// schema's alternatives". Where more than one branch takes the value's type, the union's
+/// problem stays.
+#[test]
+fn an_optional_value_gets_its_types_problem() {
+    let optional = catalog(
+        r##"{"type":"object","properties":{"d":{"anyOf":[{"type":"string","format":"date"},{"type":"null"}]},"n":{"anyOf":[{"type":"integer","exclusiveMinimum":0},{"type":"null"}]},"e":{"anyOf":[{"enum":["a","b"],"type":"string"},{"type":"null"}]},"o":{"anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"u":{"anyOf":[{"type":"string","maxLength":1},{"type":"string","format":"date"}]}},"$defs":{"Point":{"type":"object","properties":{"x":{"type":"integer"}},"required":["x"]}}}"##,
+    );
+    expect(&optional, r#"{"d":"2025-13-01"}"#, "argument_not_matching", "argument \\\"d\\\" must be an RFC 3339 full-date such as 2024-05-01, found the string \\\"2025-13-01\\\"", "/d");
+    expect(
+        &optional,
+        r#"{"n":0}"#,
+        "argument_out_of_range",
+        "argument \\\"n\\\" must be more than 0, found the number 0",
+        "/n",
+    );
+    expect(
+        &optional,
+        r#"{"e":"c"}"#,
+        "argument_not_in_enum",
+        "argument \\\"e\\\" must be one of \\\"a\\\", \\\"b\\\", found the string \\\"c\\\"",
+        "/e",
+    );
+    expect(
+        &optional,
+        r#"{"o":{"x":"1"}}"#,
+        "wrong_argument_type",
+        "argument \\\"o/x\\\" must be an integer, found the string \\\"1\\\"",
+        "/o/x",
+    );
+    expect(
+        &optional,
+        r#"{"o":{}}"#,
+        "missing_argument",
+        "missing required argument \\\"o/x\\\"",
+        "/o/x",
+    );
+    // No branch takes a number: the union's own problem.
+    expect(
+        &optional,
+        r#"{"n":"1"}"#,
+        "argument_fits_no_alternative",
+        "argument \\\"n\\\" fits none of the schema's alternatives, found the string \\\"1\\\"",
+        "/n",
+    );
+    // Two branches take a string.
+    expect(
+        &optional,
+        r#"{"u":"ab"}"#,
+        "argument_fits_no_alternative",
+        "argument \\\"u\\\" fits none of the schema's alternatives, found the string \\\"ab\\\"",
+        "/u",
+    );
+    assert_eq!(
+        check(&optional, r#"{"d":null,"n":1,"e":"a","o":{"x":1},"u":"a"}"#),
+        r#"{"arguments":{"d":null,"e":"a","n":1,"o":{"x":1},"u":"a"},"name":"t","ok":true}"#
+    );
+}
+
+/// Gemini's schema has no tuple, so its element schemas are left out of the declaration; the
+/// `items` after them went on being written, and said every element was of the rest's type
+/// (zod's `z.tuple([z.number(), z.number()], z.string())`).
+#[test]
+fn gemini_leaves_a_tuples_rest_out_with_its_elements() {
+    for tuple in [
+        r#"{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"items":{"type":"string"}}"#,
+        r#"{"type":"array","items":[{"type":"number"},{"type":"number"}],"additionalItems":{"type":"string"}}"#,
+        r#"{"type":"array","prefixItems":[{"type":"number"}],"items":false}"#,
+    ] {
+        let catalog = catalog(&format!(
+            r#"{{"type":"object","properties":{{"p":{tuple}}},"required":["p"]}}"#
+        ));
+        let mut out = Vec::new();
+        catalog
+            .respond(br#"{"op":"tool_list","format":"gemini"}"#, &mut out)
+            .expect("declared");
+        assert_eq!(
+            String::from_utf8(out).expect("UTF-8"),
+            "[{\"description\":\"d\",\"name\":\"t\",\"parameters\":{\"properties\":{\"p\":{\"type\":\"array\"}},\"required\":[\"p\"],\"type\":\"object\"}}]\n",
+            "{tuple}"
+        );
+    }
+}
