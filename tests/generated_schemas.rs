@@ -14,8 +14,13 @@ fn catalog(schema: &str) -> RuntimeCatalog {
 
 /// The answer to an MCP call of `t` with `arguments`, without its trailing newline.
 fn check(catalog: &RuntimeCatalog, arguments: &str) -> String {
+    check_tool(catalog, "t", arguments)
+}
+
+/// The answer to an MCP call of `tool` with `arguments`, without its trailing newline.
+fn check_tool(catalog: &RuntimeCatalog, tool: &str, arguments: &str) -> String {
     let request = format!(
-        r#"{{"op":"check_call","format":"mcp","call":{{"name":"t","arguments":{arguments}}}}}"#
+        r#"{{"op":"check_call","format":"mcp","call":{{"name":"{tool}","arguments":{arguments}}}}}"#
     );
     let mut out = Vec::new();
     catalog
@@ -25,9 +30,14 @@ fn check(catalog: &RuntimeCatalog, arguments: &str) -> String {
     line.strip_suffix('\n').expect("one line").to_string()
 }
 
-/// The one problem of an invalid call: its code, message and path.
+/// The one problem of an invalid call of `t`: its code, message and path.
 fn problem(catalog: &RuntimeCatalog, arguments: &str) -> (String, String, String) {
-    let answer = check(catalog, arguments);
+    problem_of(catalog, "t", arguments)
+}
+
+/// The one problem of an invalid call of `tool`: its code, message and path.
+fn problem_of(catalog: &RuntimeCatalog, tool: &str, arguments: &str) -> (String, String, String) {
+    let answer = check_tool(catalog, tool, arguments);
     let field = |name: &str| {
         let key = format!("\"{name}\":\"");
         let start = answer.find(&key).unwrap_or_else(|| panic!("{answer}")) + key.len();
@@ -38,7 +48,10 @@ fn problem(catalog: &RuntimeCatalog, arguments: &str) -> (String, String, String
         }
         answer[start..end].to_string()
     };
-    assert!(answer.contains(r#""ok":false"#), "{arguments}: {answer}");
+    assert!(
+        answer.contains(r#""ok":false"#),
+        "{tool} {arguments}: {answer}"
+    );
     assert_eq!(answer.matches(r#""code":"#).count(), 1, "{answer}");
     (field("code"), field("message"), field("path"))
 }
@@ -293,30 +306,6 @@ fn probe(name: &str) -> RuntimeCatalog {
     );
     let bytes = std::fs::read(&path).unwrap_or_else(|err| panic!("{path}: {err}"));
     RuntimeCatalog::from_bytes(&bytes).unwrap_or_else(|err| panic!("{path}: {err}"))
-}
-
-/// The one problem of an MCP call of `tool` with `arguments`.
-fn problem_of(catalog: &RuntimeCatalog, tool: &str, arguments: &str) -> (String, String, String) {
-    let request = format!(
-        r#"{{"op":"check_call","format":"mcp","call":{{"name":"{tool}","arguments":{arguments}}}}}"#
-    );
-    let mut out = Vec::new();
-    catalog
-        .respond(request.as_bytes(), &mut out)
-        .unwrap_or_else(|err| panic!("{request}: {err}"));
-    let answer = String::from_utf8(out).expect("UTF-8");
-    assert!(answer.contains(r#""ok":false"#), "{request}: {answer}");
-    let field = |name: &str| {
-        let key = format!("\"{name}\":\"");
-        let start = answer.find(&key).unwrap_or_else(|| panic!("{answer}")) + key.len();
-        let bytes = answer.as_bytes();
-        let mut end = start;
-        while bytes[end] != b'"' || bytes[end - 1] == b'\\' {
-            end += 1;
-        }
-        answer[start..end].to_string()
-    };
-    (field("code"), field("message"), field("path"))
 }
 
 /// The same cases on the catalogs the probe's models make with the real generators
