@@ -1179,6 +1179,8 @@ impl SchemaReader<'_> {
         // Objects.
         let properties_path = path.key("properties");
         let mut properties: Vec<(String, bool, NodeId)> = Vec::new();
+        // Names `required` gives that `properties` does not declare, with their index there.
+        let mut undeclared: Vec<(usize, &str)> = Vec::new();
         match field("properties") {
             None => {}
             Some(Node {
@@ -1235,16 +1237,17 @@ impl SchemaReader<'_> {
                         format!("must be a property name, found {}", describe(&name.value)),
                     ));
                 };
-                let Some(property) = properties.iter_mut().find(|p| &p.0 == name) else {
-                    return Err((
-                        at(),
-                        format!("{} is not a property of this object", quote(name)),
-                    ));
+                let twice = match properties.iter_mut().find(|p| &p.0 == name) {
+                    Some(property) => std::mem::replace(&mut property.1, true),
+                    None if undeclared.iter().any(|(_, earlier)| earlier == name) => true,
+                    None => {
+                        undeclared.push((i, &name[..]));
+                        false
+                    }
                 };
-                if property.1 {
+                if twice {
                     return Err((at(), format!("{} appears twice", quote(name))));
                 }
-                property.1 = true;
             }
         }
         let properties: Vec<Property> = properties
@@ -1258,6 +1261,30 @@ impl SchemaReader<'_> {
         schema.properties = OwnedModel::append(&mut self.model.properties, properties);
         if let Some(node) = field("additionalProperties") {
             schema.additional = Some(self.read(node, &path.key("additionalProperties"))?);
+        }
+        if let Some(&(i, name)) = undeclared.first() {
+            // What check_call would refuse as a member (validate.rs's `closed`, and the schema
+            // `false`) cannot be required: no call could be valid.
+            let closed = match schema.additional {
+                None => schema.has_properties || id == self.root,
+                Some(extra) => self.model.model().node(extra).boolean == Some(false),
+            };
+            if closed {
+                return Err((
+                    path.key("required").index(i).pointer(),
+                    format!(
+                        "{} is not a property of this object, which takes no other members: \
+                         declare it in properties, or let additionalProperties take it",
+                        quote(name)
+                    ),
+                ));
+            }
+            let mut names: Vec<&str> = undeclared.iter().map(|&(_, name)| name).collect();
+            names.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+            let names: Vec<Scalar> = (names.into_iter())
+                .map(|name| Scalar::String(self.model.text(name)))
+                .collect();
+            rare.undeclared_required = Some(OwnedModel::append(&mut self.model.values, names));
         }
         if let Some(node) = field("propertyNames") {
             rare.property_names = Some(self.read(node, &path.key("propertyNames"))?);
@@ -1891,6 +1918,7 @@ fn flat_alone(model: Model<'_>, node: &Schema) -> bool {
         && rare.definitions.is_none()
         && closed_only
         && rare.property_names.is_none()
+        && rare.undeclared_required.is_none()
         && rare.min_properties.is_none()
         && rare.max_properties.is_none()
         && rare.prefix_items.is_none()
@@ -2117,6 +2145,7 @@ fn keyword_expression(keyword: &Keyword) -> String {
             format!("Definitions(DefsKeyword::{form:?}, {})", run(defs))
         }
         Keyword::PropertyNames(id) => node("PropertyNames", id),
+        Keyword::UndeclaredRequired(names) => format!("UndeclaredRequired({})", run(names)),
         Keyword::MinProperties(n) => count("MinProperties", n),
         Keyword::MaxProperties(n) => count("MaxProperties", n),
         Keyword::PrefixItems(form, items) => {

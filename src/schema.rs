@@ -168,6 +168,29 @@ impl<'a> Model<'a> {
         &self.properties[start..start + node.properties.len as usize]
     }
 
+    /// Every name an object node's `required` gives, in byte order: its properties marked
+    /// required and its [`Rare::undeclared_required`], merged.
+    pub fn required(self, node: &Schema) -> impl Iterator<Item = Text> + 'a {
+        let mut declared = (self.properties(node).iter())
+            .filter(|property| property.required)
+            .map(|property| property.name)
+            .peekable();
+        let undeclared = self.rare(node).undeclared_required;
+        let mut undeclared = (undeclared.map_or(&[][..], |run| self.values(run)).iter())
+            .filter_map(|name| match name {
+                Scalar::String(name) => Some(*name),
+                _ => None,
+            })
+            .peekable();
+        std::iter::from_fn(move || match (declared.peek(), undeclared.peek()) {
+            (Some(&first), Some(&other)) if self.bytes(other) < self.bytes(first) => {
+                undeclared.next()
+            }
+            (Some(_), _) => declared.next(),
+            (None, _) => undeclared.next(),
+        })
+    }
+
     /// The values of an enum run.
     #[inline]
     pub fn values(self, run: Run) -> &'a [Scalar] {
@@ -266,6 +289,7 @@ impl<'a> Model<'a> {
                 Keyword::Discriminator(text) => rare.discriminator = Some(text),
                 Keyword::Definitions(form, run) => rare.definitions = Some((form, run)),
                 Keyword::PropertyNames(id) => rare.property_names = Some(id),
+                Keyword::UndeclaredRequired(run) => rare.undeclared_required = Some(run),
                 Keyword::MinProperties(count) => rare.min_properties = Some(count),
                 Keyword::MaxProperties(count) => rare.max_properties = Some(count),
                 Keyword::PrefixItems(form, run) => rare.prefix_items = Some((form, run)),
@@ -543,6 +567,12 @@ impl OwnedModel {
                         Keyword::Definitions(form, OwnedModel::append(&mut to.definitions, copied))
                     }
                     Keyword::PropertyNames(target) => Keyword::PropertyNames(id(target)),
+                    Keyword::UndeclaredRequired(run) => {
+                        let copied: Vec<Scalar> = (whole.values(run).iter())
+                            .map(|&old| scalar(&mut to, old))
+                            .collect();
+                        Keyword::UndeclaredRequired(OwnedModel::append(&mut to.values, copied))
+                    }
                     Keyword::AdditionalItems(target) => Keyword::AdditionalItems(id(target)),
                     Keyword::MinProperties(_)
                     | Keyword::MaxProperties(_)
@@ -764,6 +794,8 @@ pub enum Keyword {
     Definitions(DefsKeyword, Run),
     /// [`Rare::property_names`].
     PropertyNames(NodeId),
+    /// [`Rare::undeclared_required`].
+    UndeclaredRequired(Run),
     /// [`Rare::min_properties`].
     MinProperties(u64),
     /// [`Rare::max_properties`].
@@ -887,6 +919,11 @@ pub struct Rare {
     pub definitions: Option<(DefsKeyword, Run)>,
     /// `propertyNames`: what every key must be, as a string schema.
     pub property_names: Option<NodeId>,
+    /// The names `required` gives that `properties` does not declare, in byte order: a run of
+    /// [`Model::values`], each a string. An open object may require a member it takes through
+    /// `additionalProperties` (zod's record of an enum's keys, `z.record(z.enum([..]), ..)`,
+    /// requires each key); the names `properties` declares are marked on each [`Property`].
+    pub undeclared_required: Option<Run>,
     /// An object's fewest members.
     pub min_properties: Option<u64>,
     /// An object's most members.
@@ -936,6 +973,7 @@ impl Rare {
             self.definitions
                 .map(|(form, run)| Keyword::Definitions(form, run)),
             self.property_names.map(Keyword::PropertyNames),
+            self.undeclared_required.map(Keyword::UndeclaredRequired),
             self.min_properties.map(Keyword::MinProperties),
             self.max_properties.map(Keyword::MaxProperties),
             self.prefix_items
@@ -970,6 +1008,7 @@ impl Rare {
         discriminator: None,
         definitions: None,
         property_names: None,
+        undeclared_required: None,
         min_properties: None,
         max_properties: None,
         prefix_items: None,

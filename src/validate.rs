@@ -844,9 +844,9 @@ impl<'a> Walk<'_, 'a, '_> {
                 return self.fail(depth, id, at, Reason::Type);
             }
         }
-        for property in properties.iter().filter(|property| property.required) {
-            if !self.has_key(at, self.model.str(property.name)) {
-                ok = self.fail(depth, id, at, Reason::Missing(property.name));
+        for name in self.model.required(node) {
+            if !self.has_key(at, self.model.str(name)) {
+                ok = self.fail(depth, id, at, Reason::Missing(name));
             }
         }
         if rare.min_properties.is_some_and(|min| members < min)

@@ -905,22 +905,51 @@ impl Writer<'_> {
                 map.raw(b"}");
                 Ok(())
             })?;
-            if openai || node.has_required {
-                members.put("required", |out| {
-                    out.raw(b"[");
-                    let mut written = 0;
-                    for property in properties {
-                        if openai || property.required {
-                            if written > 0 {
-                                out.raw(b",");
-                            }
-                            string(out, model, escapes, property.name);
-                            written += 1;
-                        }
+        }
+        // Names `required` gives that `properties` does not declare (an open object's members,
+        // zod's record of an enum's keys). Gemini refuses them: "parameters.required[0]:
+        // property is not defined" (github.com/iBUHub/AIStudioToAPI/issues/154, the API's answer
+        // to a `required` name missing from `properties`), so its declaration leaves them out;
+        // check_call still requires them. A strict mode closes every object, where no call
+        // could give one.
+        let undeclared = rare.undeclared_required.filter(|_| !gemini);
+        if let Some(&Scalar::String(name)) = undeclared
+            .filter(|_| strict)
+            .and_then(|run| model.values(run).first())
+        {
+            return Err(format!(
+                "the required member {:?}, which properties does not declare: {} closes every \
+                 object",
+                model.str(name),
+                if openai {
+                    "OpenAI's strict mode"
+                } else {
+                    "Anthropic's strict mode"
+                }
+            ));
+        }
+        if (with_properties && (openai || node.has_required)) || undeclared.is_some() {
+            members.put("required", |out| {
+                out.raw(b"[");
+                let mut written = 0;
+                let mut name = |out: &mut Json, name| {
+                    if written > 0 {
+                        out.raw(b",");
                     }
-                    out.raw(b"]");
-                });
-            }
+                    string(out, model, escapes, name);
+                    written += 1;
+                };
+                if undeclared.is_some() {
+                    model
+                        .required(node)
+                        .for_each(|required| name(out, required));
+                } else {
+                    (properties.iter())
+                        .filter(|property| openai || property.required)
+                        .for_each(|property| name(out, property.name));
+                }
+                out.raw(b"]");
+            });
         }
         if is_object && strict {
             members.put("additionalProperties", |out| out.boolean(false));

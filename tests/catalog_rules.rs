@@ -585,7 +585,17 @@ fn objects() {
         refusal(&with_schema(
             r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["b"]}"#
         )),
-        r#"tool "t": /inputSchema/required/0: "b" is not a property of this object"#
+        r#"tool "t": /inputSchema/required/0: "b" is not a property of this object, which takes no other members: declare it in properties, or let additionalProperties take it"#
+    );
+    // An open object may require a member that `properties` does not declare.
+    accepted(&with_property(
+        r#"{"type":"object","additionalProperties":{"type":"string"},"required":["b","a"]}"#,
+    ));
+    assert_eq!(
+        refusal(&with_property(
+            r#"{"type":"object","additionalProperties":true,"required":["b","b"]}"#
+        )),
+        r#"tool "t": /inputSchema/properties/p/required/1: "b" appears twice"#
     );
     assert_eq!(
         refusal(&with_schema(

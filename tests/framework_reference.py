@@ -150,6 +150,11 @@ def map_subschemas(key, value, f):
     return value
 
 
+def undeclared_required(node):
+    """Whether `required` names a member that `properties` does not declare."""
+    return any(name not in node.get("properties", {}) for name in node.get("required", []))
+
+
 def sort_required(node):
     if "required" in node:
         node["required"] = sorted(node["required"])
@@ -336,6 +341,8 @@ def openai_strict_schema(node, optional=False, where=""):
         raise Unsupported(f"{where}: a map")
     if has_no_type(node):
         raise Unsupported(f"{where}: a node with no type")
+    if undeclared_required(node):
+        raise Unsupported(f"{where}: a required name that properties does not declare")
     out = {}
     for key, value in node.items():
         if key in OPENAI_STRICT_DROPPED:
@@ -439,6 +446,8 @@ def anthropic_strict_schema(node, where=""):
                 raise NotCovered(f"{where}: oneOf beside anyOf")
             key = "anyOf"
         out[key] = map_subschemas(key, value, lambda sub: anthropic_strict_schema(sub, where))
+    if undeclared_required(node):
+        raise Unsupported(f"{where}: a required name that properties does not declare")
     if node.get("type") == "object":
         # "every object gets "additionalProperties":false; `required` stays as given".
         out.setdefault("properties", {})
@@ -538,6 +547,13 @@ def gemini_schema(node, root, where):
             continue
         if key in ("anyOf", "oneOf"):
             continue  # below
+        if key == "required":
+            # "a `required` name that `properties` does not declare" is dropped. Q: and an
+            # object without `properties`? Reading: none is declared, so none is left, and the
+            # empty list is not written (what a nested free-form object gets).
+            if "properties" in node:
+                out[key] = [name for name in value if name in node["properties"]]
+            continue
         if key == "const":
             # "`const` becomes a one-value `enum`".
             if "enum" in node:

@@ -362,3 +362,114 @@ fn the_probes_catalogs_answer_each_case_as_fixed() {
         "{declaration}"
     );
 }
+
+/// zod's record of an enum's keys (`z.record(z.enum(["x","y"]), z.string())`) requires every
+/// key, which `properties` does not declare: an open object's `required` may name members it
+/// takes through `additionalProperties`. The catalog reader refused it; it is read, required
+/// by check_call, and declared as given, but for Gemini (which refuses a `required` name
+/// missing from `properties`) and the strict modes (which close every object).
+#[test]
+fn a_required_member_may_be_one_properties_does_not_declare() {
+    let record = r#"{"type":"object","propertyNames":{"enum":["y","x"]},"additionalProperties":{"type":"string"},"required":["y","x"]}"#;
+    let record_catalog = catalog(&format!(
+        r#"{{"type":"object","properties":{{"v":{record}}},"required":["v"]}}"#
+    ));
+    assert_eq!(
+        check(&record_catalog, r#"{"v":{"y":"2","x":"1"}}"#),
+        r#"{"arguments":{"v":{"x":"1","y":"2"}},"name":"t","ok":true}"#
+    );
+    expect(
+        &record_catalog,
+        r#"{"v":{"y":"2"}}"#,
+        "missing_argument",
+        "missing required argument \\\"v/x\\\"",
+        "/v/x",
+    );
+    expect(
+        &record_catalog,
+        r#"{"v":{"x":"1","y":2}}"#,
+        "wrong_argument_type",
+        "argument \\\"v/y\\\" must be a string, found the number 2",
+        "/v/y",
+    );
+    let declare = |format: &str, strict: bool| {
+        let request =
+            format!(r#"{{"op":"tool_schema","tool":"t","format":"{format}","strict":{strict}}}"#);
+        let mut out = Vec::new();
+        match record_catalog.respond(request.as_bytes(), &mut out) {
+            Ok(()) => String::from_utf8(out).expect("UTF-8"),
+            Err(err) => err.to_string(),
+        }
+    };
+    for format in ["openai", "anthropic", "mcp"] {
+        let declaration = declare(format, false);
+        assert!(
+            declaration.contains(r#""required":["x","y"],"type":"object"}"#),
+            "{format}: {declaration}"
+        );
+    }
+    assert!(declare("gemini", false).contains(r#""v":{"type":"object"}"#));
+    // A strict mode refuses the record for being open; an object that gives no
+    // `additionalProperties` it would close, and the member with it.
+    let free_form = catalog(
+        r#"{"type":"object","properties":{"v":{"type":"object","required":["x"]}},"required":["v"]}"#,
+    );
+    assert_eq!(
+        check(&free_form, r#"{"v":{"x":[1]}}"#),
+        r#"{"arguments":{"v":{"x":[1]}},"name":"t","ok":true}"#
+    );
+    for format in ["openai", "anthropic"] {
+        let request =
+            format!(r#"{{"op":"tool_schema","tool":"t","format":"{format}","strict":true}}"#);
+        let refusal = free_form
+            .respond(request.as_bytes(), &mut Vec::new())
+            .expect_err("refused")
+            .to_string();
+        assert!(
+            refusal.contains("the required member \"x\", which properties does not declare"),
+            "{format}: {refusal}"
+        );
+    }
+    // Where the object takes no other members, no call could give one: the catalog is refused.
+    for closed in [
+        r#"{"type":"object","properties":{"a":{}},"required":["x"]}"#,
+        r#"{"type":"object","additionalProperties":false,"required":["x"]}"#,
+    ] {
+        let file = format!(
+            r#"[{{"name":"t","description":"d","inputSchema":{{"type":"object","properties":{{"v":{closed}}}}}}}]"#
+        );
+        let refusal = RuntimeCatalog::from_bytes(file.as_bytes())
+            .err()
+            .unwrap_or_else(|| panic!("{closed} was read"))
+            .to_string();
+        assert!(
+            refusal.contains(
+                "/inputSchema/properties/v/required/0: \"x\" is not a property of this object, \
+                 which takes no other members"
+            ),
+            "{refusal}"
+        );
+    }
+    // The same, on the schema zod writes (`zod_set_limits` in tests/catalogs/probe).
+    let zod = probe("zod");
+    assert_eq!(
+        check_tool(
+            &zod,
+            "zod_set_limits",
+            r#"{"limits":{"memory":"1G","cpu":"2"}}"#
+        ),
+        r#"{"arguments":{"limits":{"cpu":"2","memory":"1G"}},"name":"zod_set_limits","ok":true}"#
+    );
+    assert_eq!(
+        problem_of(
+            &zod,
+            "zod_set_limits",
+            r#"{"limits":{"cpu":"2"},"labels":{"team":"a"}}"#
+        ),
+        (
+            "missing_argument".to_string(),
+            "missing required argument \\\"limits/memory\\\"".to_string(),
+            "/limits/memory".to_string()
+        )
+    );
+}

@@ -117,6 +117,12 @@ T.nullable_stuff = z.object({
   d: z.literal(["x", "y"]),
   e: z.enum({ Red: "red", Green: "green" }),
 });
+// Added after the probe (2026-12-06), not by its author: zod's record of an enum's keys, which
+// requires every key that `properties` does not declare (`z.partialRecord` requires none).
+T.set_limits = z.object({
+  limits: z.record(z.enum(["cpu", "memory"]), z.string()).describe("every resource's limit"),
+  labels: z.partialRecord(z.enum(["team", "env"]), z.string()).optional(),
+}).describe("Set a container's resource limits");
 const tools = [];
 for (const [name, schema] of Object.entries(T)) {
   const inputSchema = z.toJSONSchema(schema, input ? { io: 'input' } : {});
