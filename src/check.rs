@@ -638,10 +638,7 @@ pub(crate) fn number(raw: &[u8]) -> f64 {
         return if negative { -value } else { value };
     }
     // Number literals are ASCII, and every JSON number is a valid Rust float literal.
-    std::str::from_utf8(raw)
-        .ok()
-        .and_then(|text| text.parse().ok())
-        .unwrap_or(f64::INFINITY)
+    crate::number::float(raw)
 }
 
 /// How many characters (Unicode code points) a string literal from a valid document holds.

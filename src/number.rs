@@ -298,6 +298,15 @@ pub struct Divisor {
 /// float (what most harnesses parse into) no longer holds every integer.
 pub(crate) const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
+/// A number literal of a call as a harness reads it, a 64-bit float: infinite when it is beyond
+/// one (`1e400`), or is no number at all.
+pub(crate) fn float(literal: &[u8]) -> f64 {
+    std::str::from_utf8(literal)
+        .ok()
+        .and_then(|text| text.parse::<f64>().ok())
+        .unwrap_or(f64::INFINITY)
+}
+
 /// The most significant digits a divisor may have: any 19-digit significand fits a u64.
 pub const MAX_DIVISOR_DIGITS: usize = 19;
 

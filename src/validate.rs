@@ -16,7 +16,7 @@
 
 use crate::error::MAX_DEPTH;
 use crate::format::StringFormat;
-use crate::number::{compare, same_value, Divisor, MAX_SAFE_INTEGER};
+use crate::number::{compare, float, same_value, Divisor, MAX_SAFE_INTEGER};
 use crate::schema::{Model, NodeId, Scalar, Schema, Text, Type, TypeForm};
 use crate::tokenizer::{decode, Kind, Stop, Token, Tokenizer};
 use std::cmp::Ordering;
@@ -749,10 +749,7 @@ impl<'a> Walk<'_, 'a, '_> {
         if self.call {
             // As the flat checker reads a call's numbers (`check::scalar`): a harness parses
             // them into 64-bit floats, and the answer writes them as one (RFC 8785).
-            let value = std::str::from_utf8(literal)
-                .ok()
-                .and_then(|text| text.parse::<f64>().ok())
-                .unwrap_or(f64::INFINITY);
+            let value = float(literal);
             if !value.is_finite() {
                 return self.fail(depth, id, at, Reason::Float);
             }
@@ -961,7 +958,11 @@ impl<'a> Walk<'_, 'a, '_> {
     /// schema `true`) fit a 64-bit float, in a call: its answer writes them as floats, and
     /// `1e400` has no such form.
     fn numbers_fit(&mut self, id: NodeId, at: usize, depth: usize) -> bool {
-        match overflowing_number(self.text, at).filter(|_| self.call) {
+        // The catalog's own values keep JSON Schema's exact reading: only a call's are floats.
+        if !self.call {
+            return true;
+        }
+        match overflowing_number(self.text, at) {
             Some(number_at) => self.fail(depth, id, number_at, Reason::Float),
             None => true,
         }
@@ -1023,11 +1024,7 @@ fn overflowing_number(text: &[u8], at: usize) -> Option<usize> {
                     .iter()
                     .position(|&b| !matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
                     .map_or(&text[i..], |len| &text[i..i + len]);
-                let finite = std::str::from_utf8(number)
-                    .ok()
-                    .and_then(|text| text.parse::<f64>().ok())
-                    .is_some_and(f64::is_finite);
-                if !finite {
+                if !float(number).is_finite() {
                     return Some(i);
                 }
                 i += number.len();
