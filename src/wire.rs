@@ -521,9 +521,9 @@ impl Writer<'_> {
     ///   pattern, properties, propertyOrdering, required, title and type. So no
     ///   `additionalProperties` (google-genai's `_transformers.py`: "additionalProperties is not
     ///   supported in the Gemini API"), references inlined (as google-genai does; a recursive
-    ///   one cannot be), `const` as a one-value `enum` and a `null` type as `nullable` (both as
-    ///   google-genai does), `oneOf` as `anyOf`, an integer's exclusive bound as an inclusive
-    ///   one, and the rest dropped.
+    ///   one cannot be), an `enum` only of strings (below), `const` as a one-value `enum` and a
+    ///   `null` type as `nullable` (both as google-genai does), `oneOf` as `anyOf`, an integer's
+    ///   exclusive bound as an inclusive one, and the rest dropped.
     /// - Plain (OpenAI's and Anthropic's non-strict `parameters`/`input_schema`: "A JSON
     ///   Schema object"): as given, less `title`, `$comment` and `$schema`, which cost tokens
     ///   and tell the model nothing the description does not, with OpenAPI's `nullable` as a
@@ -735,8 +735,51 @@ impl Writer<'_> {
             }
         }
 
-        // Values.
-        if let Some(run) = node.enumeration {
+        // Values. Gemini's `enum` is a list of strings, on a string: the API's `Schema.enum` is
+        // "Possible values of the element of Type.STRING with enum format" (a `List<String>`:
+        // pub.dev/documentation/google_cloud_ai_generativelanguage_v1beta/latest/generativelanguage/Schema/enum$.html),
+        // and it answers an integer enum "enum: only allowed for STRING type"
+        // (github.com/diegosouzapw/OmniRoute/pull/760) or "Invalid value at '...enum[0]'
+        // (TYPE_STRING), 0" (github.com/microsoft/azure-devops-mcp/issues/139). So an enum or a
+        // `const` of strings is written on a string, or on a node without a type, which is then
+        // typed string (its values say no more), a `null` among them as `nullable`; any other is
+        // dropped, and check_call still applies it. A `const` is a one-value `enum` there, as
+        // google-genai writes it.
+        if gemini {
+            let constant = rare.constant.map(|value| [value]);
+            let values: &[Scalar] = match (node.enumeration, &constant) {
+                (Some(run), _) => model.values(run),
+                (None, Some(one)) => one,
+                (None, None) => &[],
+            };
+            let strings = values
+                .iter()
+                .any(|value| matches!(value, Scalar::String(_)))
+                && (values.iter()).all(|value| matches!(value, Scalar::String(_) | Scalar::Null));
+            let typeless = node.type_form == TypeForm::Absent
+                && !root
+                && node.any_of.is_none()
+                && rare.one_of.is_none();
+            if strings && (typeless || types[..] == [Type::String]) {
+                if typeless {
+                    members.put("type", |out| out.word(Type::String.as_str()));
+                    if values.contains(&Scalar::Null) && !nullable_given {
+                        members.put("nullable", |out| out.boolean(true));
+                    }
+                }
+                members.put("enum", |out| {
+                    out.raw(b"[");
+                    let strings = values.iter().filter(|value| **value != Scalar::Null);
+                    for (i, value) in strings.enumerate() {
+                        if i > 0 {
+                            out.raw(b",");
+                        }
+                        scalar(out, model, escapes, *value);
+                    }
+                    out.raw(b"]");
+                });
+            }
+        } else if let Some(run) = node.enumeration {
             let values = model.values(run);
             if anthropic && values.iter().any(|value| matches!(value, Scalar::Json(_))) {
                 return Err(
@@ -761,10 +804,9 @@ impl Writer<'_> {
                 out.raw(b"]");
             });
         }
-        if let Some(value) = rare.constant {
-            if gemini || optional_nullable {
-                // A one-value enum: Gemini has no `const` (google-genai writes `enum`), and
-                // OpenAI strict's optional value needs `null` beside it.
+        if let Some(value) = rare.constant.filter(|_| !gemini) {
+            if optional_nullable {
+                // A one-value enum: OpenAI strict's optional value needs `null` beside it.
                 members.put("enum", |out| {
                     out.raw(b"[");
                     scalar(out, model, escapes, value);

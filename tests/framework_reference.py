@@ -568,6 +568,19 @@ def gemini_schema(node, root, where):
             out[inclusive] = value + 1 if key == "exclusiveMinimum" else value - 1
             continue
         out[key] = map_subschemas(key, value, lambda sub: gemini_schema(sub, root, where))
+    if "enum" in out:
+        # "an `enum` or `const` of strings is written on a string, or on a node without a type,
+        # which is then typed string, a `null` among them as `nullable`; any other is dropped".
+        values = out.pop("enum")
+        strings = [v for v in values if isinstance(v, str)]
+        if strings and all(isinstance(v, str) or v is None for v in values):
+            if node.get("type") == "string":
+                out["enum"] = strings
+            elif "type" not in node and "anyOf" not in node and "oneOf" not in node:
+                out["type"] = "string"
+                out["enum"] = strings
+                if None in values:
+                    out["nullable"] = True
     union = node.get("anyOf", node.get("oneOf"))
     if union is not None:
         if "anyOf" in node and "oneOf" in node:

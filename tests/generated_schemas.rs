@@ -473,3 +473,42 @@ fn a_required_member_may_be_one_properties_does_not_declare() {
         )
     );
 }
+
+/// pydantic's `IntEnum` and `Literal[1, 2]`, and zod's `z.literal(2)`, are an `enum` (or a
+/// `const`) of numbers, which Gemini's API refuses ("enum: only allowed for STRING type"): its
+/// declaration leaves them out, and check_call still applies them. An `enum` of strings on a
+/// node without a type is typed string, its `null` written as `nullable`.
+#[test]
+fn gemini_declares_an_enum_only_of_strings() {
+    let catalog = catalog(
+        r#"{"type":"object","properties":{"level":{"type":"integer","enum":[0,1]},"two":{"const":2},"kind":{"enum":["a","b",null]},"mode":{"type":"string","enum":["x"]}},"required":["level"]}"#,
+    );
+    let mut out = Vec::new();
+    catalog
+        .respond(
+            br#"{"op":"tool_schema","tool":"t","format":"gemini"}"#,
+            &mut out,
+        )
+        .expect("declared");
+    assert_eq!(
+        String::from_utf8(out).expect("UTF-8"),
+        "{\"description\":\"d\",\"name\":\"t\",\"parameters\":{\"properties\":{\"kind\":{\"enum\":[\"a\",\"b\"],\"nullable\":true,\"type\":\"string\"},\"level\":{\"type\":\"integer\"},\"mode\":{\"enum\":[\"x\"],\"type\":\"string\"},\"two\":{}},\"required\":[\"level\"],\"type\":\"object\"}}\n"
+    );
+    expect(
+        &catalog,
+        r#"{"level":2}"#,
+        "argument_not_in_enum",
+        "argument \\\"level\\\" must be one of 0, 1, found the number 2",
+        "/level",
+    );
+    let mut out = Vec::new();
+    catalog
+        .respond(
+            br#"{"op":"tool_schema","tool":"t","format":"mcp"}"#,
+            &mut out,
+        )
+        .expect("declared");
+    assert!(String::from_utf8(out)
+        .expect("UTF-8")
+        .contains(r#""level":{"enum":[0,1],"type":"integer"}"#));
+}

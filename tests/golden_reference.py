@@ -107,7 +107,9 @@ def node(schema, rules, optional, root=False):
                 if rules == "anthropic_strict" and (key == "maxItems" or schema[key] > 1):
                     continue
                 out[key] = schema[key]
-    if "enum" in schema:
+    # catalogs.md, gemini: "an `enum` is kept only when its values are strings ... any other
+    # `enum` is dropped".
+    if "enum" in schema and not (rules == "gemini" and ty != "string"):
         out["enum"] = list(schema["enum"]) + ([None] if nullable else [])
     if ty == "string":
         for key in ("minLength", "maxLength"):
