@@ -245,7 +245,8 @@ fn scalar(value: &Scalar) -> Value {
 /// One schema node by issue 10's table: OpenAI strict closes every object, requires every
 /// property, makes optional ones nullable (type and enum) and drops default, minLength and
 /// maxLength; Anthropic strict closes every object and drops minimum, maximum, minLength,
-/// maxLength, maxItems and a minItems above 1; Gemini drops additionalProperties.
+/// maxLength, maxItems and a minItems above 1; Gemini drops additionalProperties, and an enum
+/// but on a string.
 fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
     let openai = rules == Rules::OpenAiStrict;
     let anthropic = rules == Rules::AnthropicStrict;
@@ -266,7 +267,11 @@ fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
     if let (Some(value), false) = (&MODEL.annotations(schema).default, openai) {
         out.insert("default".into(), scalar(value));
     }
-    if let Some(values) = schema.enumeration {
+    // Gemini's `enum` is a list of strings, on a string (catalogs.md): any other is dropped.
+    let enumeration = schema
+        .enumeration
+        .filter(|_| rules != Rules::Gemini || schema.ty == Type::String);
+    if let Some(values) = enumeration {
         let mut list: Vec<Value> = MODEL.values(values).iter().map(scalar).collect();
         if nullable {
             list.push(Value::Null);
