@@ -483,15 +483,8 @@ fn gemini_declares_an_enum_only_of_strings() {
     let catalog = catalog(
         r#"{"type":"object","properties":{"level":{"type":"integer","enum":[0,1]},"two":{"const":2},"kind":{"enum":["a","b",null]},"mode":{"type":"string","enum":["x"]}},"required":["level"]}"#,
     );
-    let mut out = Vec::new();
-    catalog
-        .respond(
-            br#"{"op":"tool_schema","tool":"t","format":"gemini"}"#,
-            &mut out,
-        )
-        .expect("declared");
     assert_eq!(
-        String::from_utf8(out).expect("UTF-8"),
+        declaration(&catalog, "gemini"),
         "{\"description\":\"d\",\"name\":\"t\",\"parameters\":{\"properties\":{\"kind\":{\"enum\":[\"a\",\"b\"],\"nullable\":true,\"type\":\"string\"},\"level\":{\"type\":\"integer\"},\"mode\":{\"enum\":[\"x\"],\"type\":\"string\"},\"two\":{}},\"required\":[\"level\"],\"type\":\"object\"}}\n"
     );
     expect(
@@ -501,14 +494,15 @@ fn gemini_declares_an_enum_only_of_strings() {
         "argument \\\"level\\\" must be one of 0, 1, found the number 2",
         "/level",
     );
+    assert!(declaration(&catalog, "mcp").contains(r#""level":{"enum":[0,1],"type":"integer"}"#));
+}
+
+/// The `tool_schema` answer for `t` in `format`.
+fn declaration(catalog: &RuntimeCatalog, format: &str) -> String {
+    let request = format!(r#"{{"op":"tool_schema","tool":"t","format":"{format}"}}"#);
     let mut out = Vec::new();
     catalog
-        .respond(
-            br#"{"op":"tool_schema","tool":"t","format":"mcp"}"#,
-            &mut out,
-        )
+        .respond(request.as_bytes(), &mut out)
         .expect("declared");
-    assert!(String::from_utf8(out)
-        .expect("UTF-8")
-        .contains(r#""level":{"enum":[0,1],"type":"integer"}"#));
+    String::from_utf8(out).expect("UTF-8")
 }
