@@ -263,7 +263,9 @@ impl CallStreams {
             }
         }
         match read_request(input) {
-            Some(request) => self.delta(input, request?, out, names, checked_flat, check),
+            Some(request) => crate::respond::watched(input, out, |out| {
+                self.delta(input, request?, out, names, checked_flat, check)
+            }),
             None => respond_error(input),
         }
     }

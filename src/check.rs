@@ -437,7 +437,7 @@ fn enter<'a, const N: usize>(
         if expected == Type::Object && !schema.has_properties {
             // A free-form object (no `properties`, a nested one: the root always declares
             // them): any members, each any value.
-            tokens.skip_any_depth(token)?;
+            free_form(tokens, path, problems)?;
             path.len -= 1;
             return Ok(false);
         }
@@ -447,6 +447,41 @@ fn enter<'a, const N: usize>(
     tokens.skip_any_depth(token)?;
     path.len -= 1;
     Ok(false)
+}
+
+/// Reads the members of a free-form object whose `{` was just read: any keys, any values, but
+/// each number must fit a 64-bit float, since a valid call's answer writes it as one and
+/// `1e400` has no such form. A member holding such a number is out of range at its own key, as
+/// the general checker reports it.
+fn free_form<'a, const N: usize>(
+    tokens: &mut Tokenizer<'a>,
+    path: &Path<'a, N>,
+    problems: &mut Problems<'a, N>,
+) -> Result<(), Stop> {
+    loop {
+        let key = tokens.expect_token()?;
+        if key.kind == Kind::ObjectEnd {
+            return Ok(());
+        }
+        let value = tokens.expect_token()?;
+        tokens.skip_any_depth(value)?;
+        let text = tokens.input();
+        if let Some(at) = crate::number::overflowing_number(text, value.at) {
+            let raw = Tokenizer::new(&text[at..])
+                .expect_token()
+                .map_or(&b""[..], |number| number.raw);
+            let found = Found {
+                kind: Kind::Number,
+                raw,
+            };
+            let bound = Bound::Float;
+            problems.met(
+                path,
+                Some(Segment::Key(key.raw)),
+                What::OutOfRange { bound, found },
+            );
+        }
+    }
 }
 
 /// A container that opens with `kind` (`{` or `[`) against `schema`: the type it is, when the

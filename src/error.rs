@@ -96,6 +96,11 @@ enum Kind {
         action: &'static str,
         kind: std::io::ErrorKind,
     },
+    /// A fault inside the crate while answering a request that was understood: never the
+    /// request's doing. `op` names the request.
+    Internal {
+        op: &'static str,
+    },
 }
 
 /// The largest request read, in bytes (64 KiB). A longer one is `too_large`.
@@ -125,6 +130,7 @@ impl Error {
             | Kind::OverLimit { .. }
             | Kind::NotExpressible { .. } => "unsupported",
             Kind::Io { .. } => "io",
+            Kind::Internal { .. } => "internal",
         }
     }
 
@@ -304,6 +310,16 @@ impl Error {
         )
     }
 
+    /// A fault of the crate's own while answering a `op` request: its answer's writer failed
+    /// where the request was not at fault and the output took every byte. Tests fail on it.
+    #[cold]
+    pub(crate) fn internal(op: &'static str) -> Error {
+        Error {
+            kind: Kind::Internal { op },
+            at: None,
+        }
+    }
+
     /// A failed read or write. `action` says which, e.g. `"cannot write standard output"`.
     #[cold]
     pub fn io(action: &'static str, err: &std::io::Error) -> Error {
@@ -421,6 +437,11 @@ impl fmt::Display for Error {
                 "{limit}: at most {allowed}, and this request would carry {found}; {advice}"
             ),
             Kind::Io { action, kind } => write!(f, "{action}: {kind}"),
+            Kind::Internal { op } => write!(
+                f,
+                "the {op} request could not be answered: a fault inside tool-schema, not in the \
+                 request; please report it with the request"
+            ),
         }
     }
 }

@@ -77,6 +77,8 @@ errors: nothing on standard output, one line on standard error, exit status 1:
                    properties, or the format cannot say what is asked (a tool_choice
                    with mcp, parallel with gemini, a check_turn with mcp)
   io               standard input or output failed
+  internal         a fault inside tool-schema, not in the request (please report it);
+                   in --stream mode the stream goes on
   bad_catalog      the catalog file cannot be read or breaks a rule (the build's line)
 A bad command line is exit status 2.
 ";

@@ -307,6 +307,51 @@ pub(crate) fn float(literal: &[u8]) -> f64 {
         .unwrap_or(f64::INFINITY)
 }
 
+/// The offset of the first number of the JSON value at `at` (valid JSON, read already) that a
+/// 64-bit float cannot hold, if one is: byte by byte, to any depth, with no stack.
+pub(crate) fn overflowing_number(text: &[u8], at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = at;
+    while let Some(&byte) = text.get(i) {
+        match byte {
+            b'"' => {
+                i += 1;
+                while let Some(&inside) = text.get(i) {
+                    match inside {
+                        b'\\' => i += 2,
+                        b'"' => break,
+                        _ => i += 1,
+                    }
+                }
+                i += 1;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let number = text[i..]
+                    .iter()
+                    .position(|&b| !matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                    .map_or(&text[i..], |len| &text[i..i + len]);
+                if !float(number).is_finite() {
+                    return Some(i);
+                }
+                i += number.len();
+            }
+            _ => i += 1,
+        }
+        if depth == 0 {
+            break;
+        }
+    }
+    None
+}
+
 /// The most significant digits a divisor may have: any 19-digit significand fits a u64.
 pub const MAX_DIVISOR_DIGITS: usize = 19;
 

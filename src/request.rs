@@ -56,6 +56,35 @@ pub enum Op {
 pub(crate) const OPS: &str =
     "tool_schema, tool_list, check_call, tool_choice, check_turn, call_delta";
 
+/// The op a request line names, for a message about the line as a whole (an `internal`
+/// error): one of the ops there are, or `"unnamed"` when the line names none of them.
+#[cold]
+pub(crate) fn op_named(line: &[u8]) -> &'static str {
+    let mut tokens = Tokenizer::new(line);
+    if !tokens
+        .expect_token()
+        .is_ok_and(|token| token.kind == Kind::ObjectStart)
+    {
+        return "unnamed";
+    }
+    while let (Ok(key), Ok(value)) = (tokens.expect_token(), tokens.expect_token()) {
+        if key.kind != Kind::Key {
+            break;
+        }
+        if string_eq(key.raw, "op") && value.kind == Kind::String {
+            let ops = OP_NAMES.iter().chain(&["call_delta", "use_catalog"]);
+            return ops
+                .copied()
+                .find(|op| string_eq(value.raw, op))
+                .unwrap_or("unnamed");
+        }
+        if tokens.skip(value).is_err() {
+            break;
+        }
+    }
+    "unnamed"
+}
+
 /// The ops' names; an op is known by its index here.
 const OP_NAMES: [&str; 5] = [
     "tool_schema",

@@ -17,8 +17,8 @@ use std::io::Write;
 /// Answers one request: writes exactly the bytes the CLI prints for it, trailing newline
 /// included.
 ///
-/// On error nothing has been written, except for `io` errors from `out` itself. Allocates
-/// nothing.
+/// On error nothing has been written, except for `io` errors from `out` itself and `internal`
+/// ones (a fault of the crate's own, which no request should meet). Allocates nothing.
 ///
 /// ```
 /// let mut out = Vec::new();
@@ -30,6 +30,12 @@ use std::io::Write;
 /// assert_eq!(err.code(), "unknown_tool");
 /// ```
 pub fn respond(input: &[u8], out: &mut impl Write) -> Result<(), Error> {
+    watched(input, out, |out| respond_compiled(input, out))
+}
+
+/// [`respond`] without the watch on `out`.
+#[inline(always)]
+fn respond_compiled(input: &[u8], out: &mut impl Write) -> Result<(), Error> {
     // `{"op":"check_call"` has a `c` where `{"op":"tool_schema"` has a `t`: a compact call goes
     // to its own quick path first, without the declarations' trying it.
     let call_first = input.get(7) == Some(&b'c');
@@ -130,6 +136,60 @@ pub(crate) fn answer<'d, W: Write>(
     .map_err(write_failed)
 }
 
+/// Answers through `answer`, into `out` watched: a write that failed though `out` refused
+/// nothing (a writer of the crate's own that met what it cannot write) is the crate's fault,
+/// not the caller's output's, and is reported as `internal`, naming the request's op.
+#[inline(always)]
+pub(crate) fn watched<W: Write>(
+    input: &[u8],
+    out: &mut W,
+    answer: impl FnOnce(&mut Watched<'_, W>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut watched = Watched {
+        out,
+        refused: false,
+    };
+    match answer(&mut watched) {
+        Err(err) if err.code() == "io" && !watched.refused => Err(internal(input)),
+        answered => answered,
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn internal(input: &[u8]) -> Error {
+    Error::internal(request::op_named(input))
+}
+
+/// A writer that remembers whether it refused a write.
+pub(crate) struct Watched<'w, W: Write> {
+    out: &'w mut W,
+    refused: bool,
+}
+
+impl<W: Write> Write for Watched<'_, W> {
+    #[inline(always)]
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let written = self.out.write(bytes);
+        self.refused |= written.is_err();
+        written
+    }
+
+    #[inline(always)]
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        let written = self.out.write_all(bytes);
+        self.refused |= written.is_err();
+        written
+    }
+
+    #[inline(always)]
+    fn flush(&mut self) -> std::io::Result<()> {
+        let flushed = self.out.flush();
+        self.refused |= flushed.is_err();
+        flushed
+    }
+}
+
 /// The error for an answer that `out` refused.
 pub(crate) fn write_failed(err: std::io::Error) -> Error {
     Error::io("cannot write the response", &err)
@@ -144,4 +204,52 @@ fn quick_call(input: &[u8], out: &mut impl Write) -> Option<std::io::Result<()>>
         verdict::answer(input, call, shape, window)
     });
     Some(answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{self, Write};
+
+    /// A writer that fails with `kind` after `room` bytes.
+    struct Failing {
+        room: usize,
+        kind: io::ErrorKind,
+    }
+
+    impl Write for Failing {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            if bytes.len() > self.room {
+                return Err(self.kind.into());
+            }
+            self.room -= bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A failure of the caller's writer is `io`; one of the crate's own writers, met where the
+    /// caller's writer refused nothing, is `internal`, naming the op.
+    #[test]
+    fn the_callers_failure_is_io_and_the_crates_own_is_internal() {
+        let request = br#"{"op":"tool_list"}"#;
+        let mut broken = Failing {
+            room: 10,
+            kind: io::ErrorKind::BrokenPipe,
+        };
+        let err = super::respond(request, &mut broken).unwrap_err();
+        assert_eq!(err.code(), "io");
+        let err = super::watched(request, &mut Vec::new(), |out| {
+            out.write_all(b"[")
+                .and_then(|()| Err(io::ErrorKind::InvalidData.into()))
+                .map_err(super::write_failed)
+        })
+        .unwrap_err();
+        assert_eq!(err.code(), "internal");
+        assert!(
+            err.to_string().starts_with("the tool_list request"),
+            "{err}"
+        );
+    }
 }

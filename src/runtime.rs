@@ -226,6 +226,12 @@ impl RuntimeCatalog {
     /// Answers one request over this catalog: the bytes [`respond()`](crate::respond()) writes
     /// for a binary compiled with the same file. Allocates nothing.
     pub fn respond(&self, input: &[u8], out: &mut impl Write) -> Result<(), Error> {
+        respond::watched(input, out, |out| self.respond_unwatched(input, out))
+    }
+
+    /// [`RuntimeCatalog::respond`] without the watch on `out`.
+    #[inline(always)]
+    fn respond_unwatched(&self, input: &[u8], out: &mut impl Write) -> Result<(), Error> {
         // A call goes to its quick path as `respond()` sends it: first when it looks like one.
         let call_first = input.get(7) == Some(&b'c');
         if call_first {

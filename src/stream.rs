@@ -64,6 +64,10 @@ pub fn serve_catalog(
         sink: output,
         buf: [0; OUT_CAP],
         len: 0,
+        answer_at: 0,
+        spill: Vec::new(),
+        spilling: false,
+        sink_failed: false,
     };
     let mut buf = [0; IN_CAP];
     // buf[start..end] is input not yet answered; it never holds a newline between reads.
@@ -107,8 +111,10 @@ pub fn serve_catalog(
     }
 }
 
-/// The output block being filled. It takes an answer in as many writes as its writer makes, and
-/// passes a full block on, so an answer of any length (a `check_call` echoes its arguments) fits.
+/// The output block being filled. It takes an answer in as many writes as its writer makes,
+/// and passes whole answers on, so an answer that fails midway can be taken back: the block
+/// keeps the answer being written from its start, and an answer that outgrows the block is
+/// gathered in `spill` (kept, so it grows once to the longest answer) until it is whole.
 struct Output<'a, W: Write> {
     /// The catalog read at run time, if one is in use.
     catalog: Option<RuntimeCatalog>,
@@ -117,11 +123,19 @@ struct Output<'a, W: Write> {
     sink: &'a mut W,
     buf: [u8; OUT_CAP],
     len: usize,
+    /// Where the answer being written starts in `buf`: before it are whole answers.
+    answer_at: usize,
+    /// An answer too long for the block, while it is written; empty otherwise.
+    spill: Vec<u8>,
+    spilling: bool,
+    /// The sink refused a write: our own output failed, which ends the stream.
+    sink_failed: bool,
 }
 
 impl<W: Write> Output<'_, W> {
     /// Appends the answer to one line, unless it is blank. Being over the limit comes first:
-    /// a long line of spaces is `too_large`, not blank.
+    /// a long line of spaces is `too_large`, not blank. Only a failure of the sink is an
+    /// error: whatever else goes wrong, the line gets its error line and the stream goes on.
     fn answer(&mut self, line: &[u8]) -> Result<(), Error> {
         let blank = line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'));
         if blank && line.len() <= MAX_INPUT {
@@ -130,6 +144,14 @@ impl<W: Write> Output<'_, W> {
         if OUT_CAP - self.len < ROOM {
             self.flush()?;
         }
+        self.answer_at = self.len;
+        let answered = self.respond(line);
+        self.settle(answered)
+    }
+
+    /// The answer to a line that is not blank, written into `self`; `Err` is an error not yet
+    /// written, the line's own or a failed write.
+    fn respond(&mut self, line: &[u8]) -> Result<(), Error> {
         // A call_delta goes to the streams; any other line to `respond`, as before they were
         // kept, so that other lines pay nothing for them.
         let call_delta = line.starts_with(CALL_DELTA_START);
@@ -155,11 +177,36 @@ impl<W: Write> Output<'_, W> {
             if let Some(path) = use_catalog(line) {
                 return self.use_catalog(path);
             }
-            return match self.call_delta(line) {
-                Err(err) => self.error_line(err),
-                answered => answered,
-            };
+            return self.call_delta(line);
         }
+        Err(err)
+    }
+
+    /// Ends an answer: passes on a whole answer that outgrew the block, or takes back whatever
+    /// a failed answer wrote and writes its error line instead, `internal` included (a fault of
+    /// the crate's own, which `respond` tells from a failure of the sink): only the sink's
+    /// failure ends the stream.
+    fn settle(&mut self, answered: Result<(), Error>) -> Result<(), Error> {
+        if self.sink_failed {
+            return Err(answered.err().unwrap_or_else(|| {
+                Error::io("cannot write standard output", &io::ErrorKind::Other.into())
+            }));
+        }
+        let spilled = std::mem::replace(&mut self.spilling, false);
+        let err = match answered {
+            Ok(()) if spilled => {
+                let result = self.sink.write_all(&self.spill);
+                self.spill.clear();
+                return result.map_err(|err| {
+                    self.sink_failed = true;
+                    Error::io("cannot write standard output", &err)
+                });
+            }
+            Ok(()) => return Ok(()),
+            Err(err) => err,
+        };
+        self.spill.clear();
+        self.len = if spilled { 0 } else { self.answer_at };
         self.error_line(err)
     }
 
@@ -179,13 +226,9 @@ impl<W: Write> Output<'_, W> {
         answer
     }
 
-    /// Writes the error line for `err`, or passes on a failure of our own output.
+    /// Writes the error line for `err`.
     fn error_line(&mut self, err: Error) -> Result<(), Error> {
-        if err.code() == "io" {
-            // Our own output failed, not the request.
-            return Err(err);
-        }
-        // `respond` wrote nothing; the error line is short (the test suite checks it fits).
+        // The error line is short (the test suite checks it fits).
         let fail = |err: io::Error| Error::io("cannot write standard output", &err);
         self.write_all(b"{\"error\":{\"code\":\"").map_err(fail)?;
         self.write_all(err.code().as_bytes()).map_err(fail)?;
@@ -213,21 +256,41 @@ impl<W: Write> Output<'_, W> {
         self.write_all(b"\"}}\n").map_err(fail)
     }
 
+    /// Passes every whole answer on, and the sink's own buffer with it.
     fn flush(&mut self) -> Result<(), Error> {
         let fail = |err: io::Error| Error::io("cannot write standard output", &err);
-        self.sink.write_all(&self.buf[..self.len]).map_err(fail)?;
+        let result = self.sink.write_all(&self.buf[..self.len]);
         self.len = 0;
-        self.sink.flush().map_err(fail)
+        self.answer_at = 0;
+        result.and_then(|()| self.sink.flush()).map_err(|err| {
+            self.sink_failed = true;
+            fail(err)
+        })
     }
 }
 
 impl<W: Write> Write for Output<'_, W> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if self.spilling {
+            self.spill.extend_from_slice(bytes);
+            return Ok(bytes.len());
+        }
         if OUT_CAP - self.len < bytes.len() {
-            self.sink.write_all(&self.buf[..self.len])?;
-            self.len = 0;
-            if bytes.len() > OUT_CAP {
-                return self.sink.write(bytes);
+            // The whole answers go on; the one being written moves to the block's start.
+            if let Err(err) = self.sink.write_all(&self.buf[..self.answer_at]) {
+                self.sink_failed = true;
+                return Err(err);
+            }
+            self.buf.copy_within(self.answer_at..self.len, 0);
+            self.len -= self.answer_at;
+            self.answer_at = 0;
+            if OUT_CAP - self.len < bytes.len() {
+                // This answer alone outgrows the block: gathered aside until it is whole.
+                self.spill.extend_from_slice(&self.buf[..self.len]);
+                self.spill.extend_from_slice(bytes);
+                self.len = 0;
+                self.spilling = true;
+                return Ok(bytes.len());
             }
         }
         self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
@@ -285,4 +348,48 @@ fn use_catalog(line: &[u8]) -> Option<Result<String, Error>> {
     let mut text = String::new();
     decode(value.raw, |c| text.push(c));
     Some(Ok(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An answer whose writer fails though the sink took every byte (a fault of the crate's
+    /// own) is taken back, in the block or spilled, and its line becomes an `internal` error
+    /// that names the op; the answers before and after it stand.
+    #[test]
+    fn a_failed_answer_is_taken_back_and_the_stream_goes_on() {
+        for length in [10, OUT_CAP + 10] {
+            let mut sink = Vec::new();
+            let mut out = Output {
+                catalog: None,
+                streams: CallStreams::default(),
+                sink: &mut sink,
+                buf: [0; OUT_CAP],
+                len: 0,
+                answer_at: 0,
+                spill: Vec::new(),
+                spilling: false,
+                sink_failed: false,
+            };
+            out.answer(br#"{"op":"tool_list","format":"mcp"}"#).unwrap();
+            out.answer_at = out.len;
+            let half = vec![b'x'; length];
+            out.write_all(&half).unwrap();
+            out.settle(Err(Error::internal("check_call"))).unwrap();
+            out.answer(br#"{"op":"tool_list","format":"mcp"}"#).unwrap();
+            out.flush().unwrap();
+            drop(out);
+            let mut list = Vec::new();
+            respond(br#"{"op":"tool_list","format":"mcp"}"#, &mut list).unwrap();
+            let text = String::from_utf8(sink).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            assert_eq!(lines.len(), 3, "{length}");
+            assert_eq!(format!("{}\n", lines[0]).as_bytes(), list);
+            assert_eq!(format!("{}\n", lines[2]).as_bytes(), list);
+            assert!(lines[1].starts_with(
+                r#"{"error":{"code":"internal","message":"the check_call request could not be answered"#
+            ), "{}", lines[1]);
+        }
+    }
 }

@@ -142,6 +142,12 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
+    /// The document being read, which every token's `at` is an offset into.
+    #[inline]
+    pub(crate) fn input(&self) -> &'a [u8] {
+        self.input
+    }
+
     /// How many arrays and objects are open.
     pub fn depth(&self) -> usize {
         self.depth

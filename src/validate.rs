@@ -16,7 +16,7 @@
 
 use crate::error::MAX_DEPTH;
 use crate::format::StringFormat;
-use crate::number::{compare, float, same_value, Divisor, MAX_SAFE_INTEGER};
+use crate::number::{compare, float, overflowing_number, same_value, Divisor, MAX_SAFE_INTEGER};
 use crate::schema::{Model, NodeId, Scalar, Schema, Text, Type, TypeForm};
 use crate::tokenizer::{decode, Kind, Stop, Token, Tokenizer};
 use std::cmp::Ordering;
@@ -991,51 +991,6 @@ impl<'a> Walk<'_, 'a, '_> {
         }
         false
     }
-}
-
-/// The offset of the first number of the JSON value at `at` (valid JSON, read already) that a
-/// 64-bit float cannot hold, if one is: byte by byte, to any depth, with no stack.
-fn overflowing_number(text: &[u8], at: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = at;
-    while let Some(&byte) = text.get(i) {
-        match byte {
-            b'"' => {
-                i += 1;
-                while let Some(&inside) = text.get(i) {
-                    match inside {
-                        b'\\' => i += 2,
-                        b'"' => break,
-                        _ => i += 1,
-                    }
-                }
-                i += 1;
-            }
-            b'{' | b'[' => {
-                depth += 1;
-                i += 1;
-            }
-            b'}' | b']' => {
-                depth = depth.saturating_sub(1);
-                i += 1;
-            }
-            b'-' | b'0'..=b'9' => {
-                let number = text[i..]
-                    .iter()
-                    .position(|&b| !matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
-                    .map_or(&text[i..], |len| &text[i..i + len]);
-                if !float(number).is_finite() {
-                    return Some(i);
-                }
-                i += number.len();
-            }
-            _ => i += 1,
-        }
-        if depth == 0 {
-            break;
-        }
-    }
-    None
 }
 
 /// The property a discriminator names (`propertyName` in its canonical JSON), as the model's

@@ -253,3 +253,156 @@ fn check_call_lines_are_answered_like_any_other() {
         String::from_utf8(want).unwrap()
     );
 }
+
+/// A tool with a free-form object, which the flat checker reads, and the same property in a
+/// tool beyond the flat subset (a `pattern`), which the general checker reads.
+const FREE_FORM_CATALOG: &[u8] = br#"[
+    {"name":"t","description":"Takes options.","inputSchema":{"type":"object",
+        "properties":{"o":{"type":"object"}}}},
+    {"name":"u","description":"Takes options and a word.","inputSchema":{"type":"object",
+        "properties":{"o":{"type":"object"},"w":{"type":"string","pattern":"^a"}}}}]"#;
+
+/// Each kind of request that can fail inside an answer, in every op and format: calls whose
+/// arguments hold a number beyond a 64-bit float (in a free-form object, where no schema node
+/// reads it), over a flat and a general tool, whole, in a turn and streamed; and the requests
+/// refused for what they ask.
+fn failing_requests() -> Vec<String> {
+    let args = r#"{"o":{"k":1e400,"deep":[{"x":-1e999}]}}"#;
+    let quoted = args.replace('"', "\\\"");
+    let mut requests = Vec::new();
+    for tool in ["t", "u"] {
+        let calls = [
+            (
+                "openai",
+                format!(
+                    r#"{{"id":"c","type":"function","function":{{"name":"{tool}","arguments":"{quoted}"}}}}"#
+                ),
+            ),
+            (
+                "openai_responses",
+                format!(
+                    r#"{{"type":"function_call","call_id":"c","name":"{tool}","arguments":"{quoted}"}}"#
+                ),
+            ),
+            (
+                "anthropic",
+                format!(r#"{{"type":"tool_use","id":"c","name":"{tool}","input":{args}}}"#),
+            ),
+            ("gemini", format!(r#"{{"name":"{tool}","args":{args}}}"#)),
+            ("mcp", format!(r#"{{"name":"{tool}","arguments":{args}}}"#)),
+        ];
+        for (format, call) in &calls {
+            requests.push(format!(
+                r#"{{"op":"check_call","format":"{format}","call":{call}}}"#
+            ));
+            for strict in ["true", "false"] {
+                requests.push(format!(
+                    r#"{{"op":"check_call","format":"{format}","strict":{strict},"call":{call}}}"#
+                ));
+            }
+        }
+        requests.extend([
+            format!(r#"{{"op":"check_turn","format":"openai","turn":{{"role":"assistant","tool_calls":[{}]}}}}"#, calls[0].1),
+            format!(r#"{{"op":"check_turn","format":"openai_responses","turn":[{}]}}"#, calls[1].1),
+            format!(r#"{{"op":"check_turn","format":"anthropic","turn":[{}]}}"#, calls[2].1),
+            format!(r#"{{"op":"check_turn","format":"gemini","turn":{{"role":"model","parts":[{{"functionCall":{}}}]}}}}"#, calls[3].1),
+            format!(r#"{{"op":"call_delta","format":"openai","stream":"o{tool}","event":{{"choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":0,"id":"c","type":"function","function":{{"name":"{tool}","arguments":"{quoted}"}}}}]}},"finish_reason":null}}]}}}}"#),
+            format!(r#"{{"op":"call_delta","format":"openai","stream":"o{tool}","event":{{"choices":[{{"index":0,"delta":{{}},"finish_reason":"tool_calls"}}]}}}}"#),
+            format!(r#"{{"op":"call_delta","format":"anthropic","stream":"a{tool}","event":{{"type":"content_block_start","index":0,"content_block":{{"type":"tool_use","id":"c","name":"{tool}","input":{{}}}}}}}}"#),
+            format!(r#"{{"op":"call_delta","format":"anthropic","stream":"a{tool}","event":{{"type":"content_block_delta","index":0,"delta":{{"type":"input_json_delta","partial_json":"{quoted}"}}}}}}"#),
+            format!(r#"{{"op":"call_delta","format":"anthropic","stream":"a{tool}","event":{{"type":"content_block_stop","index":0}}}}"#),
+            format!(r#"{{"op":"call_delta","format":"gemini","stream":"g{tool}","event":{{"candidates":[{{"content":{{"role":"model","parts":[{{"functionCall":{}}}]}},"finishReason":"STOP"}}]}}}}"#, calls[3].1),
+            format!(r#"{{"op":"call_delta","format":"openai_responses","stream":"r{tool}","event":{{"type":"response.output_item.done","output_index":0,"item":{}}}}}"#, calls[1].1),
+        ]);
+    }
+    for format in ["openai", "openai_responses", "anthropic", "gemini", "mcp"] {
+        requests.extend([
+            format!(r#"{{"op":"tool_schema","format":"{format}","tool":"nope"}}"#),
+            format!(r#"{{"op":"tool_schema","format":"{format}","strict":true,"tool":"t"}}"#),
+            format!(r#"{{"op":"tool_list","format":"{format}","strict":true}}"#),
+            format!(r#"{{"op":"tool_choice","format":"{format}","choice":{{"tool":"nope"}}}}"#),
+            format!(
+                r#"{{"op":"tool_choice","format":"{format}","choice":"auto","parallel":false}}"#
+            ),
+            format!(r#"{{"op":"check_turn","format":"{format}","turn":1}}"#),
+            format!(r#"{{"op":"call_delta","format":"{format}","stream":"x","event":[]}}"#),
+        ]);
+    }
+    requests.push(r#"{"op":"use_catalog","path":"/nonexistent/tools.json"}"#.into());
+    requests
+}
+
+/// Found by a differential test against Python's jsonschema: a model-written `1e400` in a
+/// free-form object was taken by the flat checker and failed the canonical writer, which ended
+/// the stream and lost the answers before it. Now every such request gets its own line, a
+/// verdict or an error that is not `internal`, and the lines around it are answered.
+#[test]
+fn no_request_ends_the_stream() {
+    let catalog = || tool_schema::RuntimeCatalog::from_bytes(FREE_FORM_CATALOG).unwrap();
+    let around = br#"{"op":"tool_list","format":"mcp"}"#;
+    let mut list = Vec::new();
+    catalog().respond(around, &mut list).unwrap();
+    for request in failing_requests() {
+        let input = [&around[..], request.as_bytes(), around].join(&b'\n');
+        let mut out = Vec::new();
+        tool_schema::serve_catalog(&mut &input[..], &mut out, Some(catalog()))
+            .unwrap_or_else(|err| panic!("{request}: the stream ended: {err}"));
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{request}: {text}");
+        assert_eq!(format!("{}\n", lines[0]).as_bytes(), list, "{request}");
+        assert_eq!(format!("{}\n", lines[2]).as_bytes(), list, "{request}");
+        tool_schema::tokenizer::validate(lines[1].as_bytes()).unwrap();
+        assert!(
+            !lines[1].contains(r#""code":"internal""#),
+            "{request}: {}",
+            lines[1]
+        );
+        if lines[1].contains("1e400") {
+            assert!(
+                lines[1].contains(r#""code":"argument_out_of_range""#),
+                "{request}: {}",
+                lines[1]
+            );
+            assert!(
+                lines[1].contains(r#""path":"/o/k""#),
+                "{request}: {}",
+                lines[1]
+            );
+        }
+    }
+}
+
+/// The calls of [`failing_requests`] in one-shot mode: the verdict, exit status 0.
+#[test]
+fn a_number_beyond_a_float_in_a_free_form_object_is_out_of_range_in_one_shot_mode() {
+    let dir = std::env::temp_dir().join(format!("tool-schema-free-form-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tools.json");
+    std::fs::write(&path, FREE_FORM_CATALOG).unwrap();
+    let path = path.to_str().unwrap();
+    let calls = failing_requests()
+        .into_iter()
+        .filter(|r| r.starts_with(r#"{"op":"check_call""#) && !r.contains(r#""strict":"#));
+    for request in calls {
+        let out = common::run(&["--catalog", path], request.as_bytes());
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{request}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains(r#""code":"argument_out_of_range""#),
+            "{request}: {stdout}"
+        );
+        // The flat checker reports each member; the general one its deepest failure.
+        let paths = [r#""path":"/o/k""#, r#""path":"/o/deep""#];
+        assert!(
+            paths.iter().any(|p| stdout.contains(p)),
+            "{request}: {stdout}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
