@@ -56,7 +56,7 @@ pub const MAX_CALL_ARGUMENTS: usize = 64 * 1024;
 /// The most bytes of a stream's name, a call's id or its name, as sent.
 const MAX_LABEL: usize = 256;
 
-const FIELDS: &str = "op, format, strict, stream, event";
+const FIELDS: &str = "op, format, strict, stream, event, end";
 
 /// How a `call_delta` starts when it names its op first, as harnesses write one: such a line
 /// goes to the streams without `respond` reading it first. Any other line is `respond`'s, and
@@ -83,6 +83,8 @@ pub(crate) const CALL_DELTA_START: &[u8] = br#"{"op":"call_delta""#;
 pub struct CallStreams {
     /// Streams, live or kept for their buffers.
     streams: Vec<Stream>,
+    /// Each stream ends after its one event ([`CallStreams::one_event_each`]).
+    one_event: bool,
     /// A settled call's envelope, as `check_call` reads one: its id, name and arguments as
     /// string literals one after another.
     envelope: Vec<u8>,
@@ -96,6 +98,9 @@ struct Stream {
     calls: Vec<OpenCall>,
     /// Gemini's calls come whole and unnumbered: the index the next one gets.
     next_index: u64,
+    /// Blocks open that carry input but are not the client's calls (Anthropic's server
+    /// tools): their fragments are skipped.
+    skipped: Vec<u64>,
 }
 
 struct OpenCall {
@@ -113,6 +118,10 @@ struct OpenCall {
     name_whole: bool,
     /// The insides of the arguments' literals, joined.
     arguments: Vec<u8>,
+    /// The arguments came whole, in place, when the call started (Anthropic's `input`).
+    whole_input: bool,
+    /// The stream gave the call two different sets of arguments.
+    conflict: bool,
     /// The arguments read so far, for what makes the call certainly wrong early.
     partial: Partial,
     /// The tool, once the name is whole and the catalog has it.
@@ -161,6 +170,8 @@ impl Default for OpenCall {
             has_name: false,
             name_whole: false,
             arguments: Vec::new(),
+            whole_input: false,
+            conflict: false,
             partial: Partial::default(),
             tool: None,
             given: 0,
@@ -183,6 +194,8 @@ impl OpenCall {
         self.has_name = false;
         self.name_whole = false;
         self.arguments.clear();
+        self.whole_input = false;
+        self.conflict = false;
         self.partial = Partial::default();
         self.tool = None;
         self.given = 0;
@@ -201,6 +214,8 @@ enum Settle {
     Truncated,
     /// One argument is certainly wrong (`OpenCall::early`): that problem alone.
     Early,
+    /// The stream gave it two different sets of arguments (`OpenCall::conflict`).
+    Conflict,
 }
 
 /// A value in the request: its kind and where it is.
@@ -212,6 +227,16 @@ struct Value {
 }
 
 impl CallStreams {
+    /// Streams that end after their one event, for a caller that sends each stream one event
+    /// (the CLI's one-shot mode): every call an event leaves open is answered
+    /// `truncated_arguments` in the same answer, never lost with the process.
+    pub fn one_event_each() -> CallStreams {
+        CallStreams {
+            one_event: true,
+            ..CallStreams::default()
+        }
+    }
+
     /// Answers one request over the compiled-in catalog: a `call_delta`, or any other request
     /// as [`respond()`](crate::respond()) answers it.
     pub fn respond(&mut self, input: &[u8], out: &mut impl Write) -> Result<(), Error> {
@@ -286,13 +311,20 @@ impl CallStreams {
             shape,
             stream: name,
             event,
+            end,
         } = request;
+        let end = end || self.one_event;
         let format = shape.format();
         // Read once without touching any state, so that an event refused for its shape
         // changes nothing, and a stream's slot is taken only by an event that opens a call.
         // What the event does is kept, and applied once it is known to be right.
         let mut plan = Plan::default();
-        visit(input, event, format, &mut plan)?;
+        if let Some(event) = event {
+            visit(input, event, format, &mut plan)?;
+        }
+        if end {
+            plan.end(true);
+        }
         let inside = &input[name.at + 1..name.end - 1];
         let mut at = self
             .streams
@@ -313,9 +345,13 @@ impl CallStreams {
             wholes: 0,
             ended: false,
         };
-        let applied = match plan.overflow {
-            false => plan.replay(&mut apply),
-            true => visit(input, event, format, &mut apply),
+        let applied = match (plan.overflow, event) {
+            (true, Some(event)) => visit(input, event, format, &mut apply).map(|()| {
+                if end {
+                    apply.end(true);
+                }
+            }),
+            _ => plan.replay(&mut apply),
         };
         let (settled, count, whole, wholes, ended) = (
             apply.settled,
@@ -386,6 +422,7 @@ impl CallStreams {
         stream.name.clear();
         stream.name.extend_from_slice(name);
         stream.next_index = 0;
+        stream.skipped.clear();
         for call in &mut stream.calls {
             call.live = false;
         }
@@ -399,8 +436,11 @@ struct Request {
     shape: Shape,
     /// The stream's name: a string literal, quotes included.
     stream: Span,
-    /// The event: an object.
-    event: Value,
+    /// The event: an object; none in a request that only ends its stream.
+    event: Option<Value>,
+    /// `"end":true`: the stream ends after the event, as at its provider's end event, and
+    /// the calls still open are cut (`truncated_arguments`).
+    end: bool,
 }
 
 /// Reads a `call_delta` request, or `None` when the line is not one.
@@ -410,7 +450,7 @@ fn read_request(input: &[u8]) -> Option<Result<Request, Error>> {
     if open.kind != Kind::ObjectStart {
         return None;
     }
-    let mut fields: [Option<(Token<'_>, Value)>; 5] = [None; 5];
+    let mut fields: [Option<(Token<'_>, Value)>; 6] = [None; 6];
     let mut other = None;
     let close = loop {
         let key = tokens.expect_token().ok()?;
@@ -424,7 +464,7 @@ fn read_request(input: &[u8]) -> Option<Result<Request, Error>> {
             at: value.at,
             end,
         };
-        match ["op", "format", "strict", "stream", "event"]
+        match ["op", "format", "strict", "stream", "event", "end"]
             .iter()
             .position(|name| string_eq(key.raw, name))
         {
@@ -438,7 +478,7 @@ fn read_request(input: &[u8]) -> Option<Result<Request, Error>> {
         }
     };
     tokens.drain().ok()?;
-    let [op, format, strict, stream, event] = fields;
+    let [op, format, strict, stream, event, end] = fields;
     let op = op?.1;
     if op.kind != Kind::String || !string_eq(&input[op.at..op.end], "call_delta") {
         return None;
@@ -495,12 +535,22 @@ fn read_request(input: &[u8]) -> Option<Result<Request, Error>> {
                 MAX_LABEL,
             ));
         }
-        let Some((_, event)) = event else {
-            return Err(Error::missing_field(close.at, "event"));
+        let end = match end {
+            None => false,
+            Some((_, value)) => match value.kind {
+                Kind::True => true,
+                Kind::False => false,
+                _ => return Err(wrong(value, "end", Kind::True)),
+            },
         };
-        if event.kind != Kind::ObjectStart {
-            return Err(wrong(event, "event", Kind::ObjectStart));
-        }
+        let event = match event {
+            None if end => None,
+            None => return Err(Error::missing_field(close.at, "event")),
+            Some((_, event)) if event.kind != Kind::ObjectStart => {
+                return Err(wrong(event, "event", Kind::ObjectStart))
+            }
+            Some((_, event)) => Some(event),
+        };
         Ok(Request {
             shape,
             stream: Span {
@@ -508,6 +558,7 @@ fn read_request(input: &[u8]) -> Option<Result<Request, Error>> {
                 end: stream.end,
             },
             event,
+            end,
         })
     })())
 }
@@ -529,9 +580,16 @@ trait Events {
     fn part(&mut self, index: u64, at: usize, part: Part) -> Result<(), Error>;
     /// The call at `index` is complete.
     fn complete(&mut self, index: u64);
-    /// The call at `index` is complete, and `whole` is all of it: what it is when no call
-    /// was open at `index`.
-    fn done(&mut self, index: u64, at: usize, whole: Part) -> Result<(), Error>;
+    /// The call at `index` is given whole by this event: started with `whole` when no call
+    /// was open at `index`; otherwise what it lacks (an id, a name) is taken from `whole`,
+    /// and `whole`'s arguments are its arguments, which arguments streamed before must equal
+    /// (they are `conflicting_arguments` otherwise). Completes it when `complete`.
+    fn done(&mut self, index: u64, at: usize, whole: Part, complete: bool) -> Result<(), Error>;
+    /// The block at `index` carries input but is not a call of the client's (an Anthropic
+    /// server tool's): its fragments are skipped until `unskip`.
+    fn skip(&mut self, index: u64, at: usize) -> Result<(), Error>;
+    /// The block at `index` stops: if it was skipped, no longer; otherwise its call completes.
+    fn stop(&mut self, index: u64);
     /// The stream ends: its open calls are complete (`truncated` false) or cut.
     fn end(&mut self, truncated: bool);
     /// A call that came whole (Gemini's `functionCall`), at `span`.
@@ -540,11 +598,14 @@ trait Events {
 
 /// The literals of one fragment: an id, a name, arguments; any may be absent. `name_whole`:
 /// this fragment ends the name (it came with arguments, or in a format that sends it whole).
+/// `input`: arguments given whole as a JSON object in place (Anthropic's `input`), not as a
+/// string literal.
 #[derive(Clone, Copy, Default)]
 struct Part {
     id: Option<Span>,
     name: Option<Span>,
     arguments: Option<Span>,
+    input: Option<Span>,
     name_whole: bool,
 }
 
@@ -559,7 +620,9 @@ enum Action {
     Start(u64, usize),
     Part(u64, usize, Part),
     Complete(u64),
-    Done(u64, usize, Part),
+    Done(u64, usize, Part, bool),
+    Skip(u64, usize),
+    Stop(u64),
     End(bool),
     Whole(Span, usize),
 }
@@ -587,7 +650,10 @@ impl Default for Plan {
 
 impl Plan {
     fn keep(&mut self, action: Action) {
-        self.opens |= !matches!(action, Action::Complete(_) | Action::End(_));
+        self.opens |= !matches!(
+            action,
+            Action::Complete(_) | Action::Stop(_) | Action::End(_)
+        );
         match self.actions.get_mut(self.count) {
             Some(slot) => {
                 *slot = action;
@@ -604,7 +670,11 @@ impl Plan {
                 Action::Start(index, at) => events.start(index, at)?,
                 Action::Part(index, at, part) => events.part(index, at, part)?,
                 Action::Complete(index) => events.complete(index),
-                Action::Done(index, at, whole) => events.done(index, at, whole)?,
+                Action::Done(index, at, whole, complete) => {
+                    events.done(index, at, whole, complete)?
+                }
+                Action::Skip(index, at) => events.skip(index, at)?,
+                Action::Stop(index) => events.stop(index),
                 Action::End(truncated) => events.end(truncated),
                 Action::Whole(span, at) => events.whole(span, at)?,
             }
@@ -625,9 +695,16 @@ impl Events for Plan {
     fn complete(&mut self, index: u64) {
         self.keep(Action::Complete(index));
     }
-    fn done(&mut self, index: u64, at: usize, whole: Part) -> Result<(), Error> {
-        self.keep(Action::Done(index, at, whole));
+    fn done(&mut self, index: u64, at: usize, whole: Part, complete: bool) -> Result<(), Error> {
+        self.keep(Action::Done(index, at, whole, complete));
         Ok(())
+    }
+    fn skip(&mut self, index: u64, at: usize) -> Result<(), Error> {
+        self.keep(Action::Skip(index, at));
+        Ok(())
+    }
+    fn stop(&mut self, index: u64) {
+        self.keep(Action::Stop(index));
     }
     fn end(&mut self, truncated: bool) {
         self.keep(Action::End(truncated));
@@ -729,6 +806,13 @@ impl<N: QuickTables> Events for Apply<'_, N> {
     }
 
     fn part(&mut self, index: u64, at: usize, part: Part) -> Result<(), Error> {
+        if self
+            .stream
+            .as_deref()
+            .is_some_and(|stream| stream.skipped.contains(&index))
+        {
+            return Ok(());
+        }
         let call = self.call(index, at)?;
         let already = self.settled[..self.count].iter().any(|&(c, _)| c == call);
         let (input, names) = (self.input, self.names);
@@ -780,16 +864,40 @@ impl<N: QuickTables> Events for Apply<'_, N> {
                 return Ok(());
             }
         }
-        let Some(arguments) = part.arguments else {
-            return Ok(());
-        };
-        if open.arguments.len() + arguments.end - arguments.at > MAX_CALL_ARGUMENTS {
-            open.settled = true;
-            let what = "bytes of a call's arguments";
-            return Err(Error::stream_limit(arguments.at, what, MAX_CALL_ARGUMENTS));
+        let from = open.arguments.len();
+        let what = "bytes of a call's arguments";
+        if let Some(input) = part.input {
+            // Arguments given whole, in place: written as a literal's inside, as the
+            // fragments are, so the one checker reads both alike.
+            if input.end - input.at > MAX_CALL_ARGUMENTS {
+                open.settled = true;
+                return Err(Error::stream_limit(input.at, what, MAX_CALL_ARGUMENTS));
+            }
+            escape_into(&mut open.arguments, &self.input[input.at..input.end]);
+            open.whole_input = true;
         }
-        open.arguments.extend_from_slice(inside(arguments));
-        if let Some(how) = self.read_arguments(call, inside(arguments)) {
+        if let Some(arguments) = part.arguments.filter(|span| span.end - span.at > 2) {
+            if open.whole_input {
+                // Given whole at the start, and again in pieces: which is meant is unknown.
+                open.conflict = true;
+                self.settle(call, Settle::Conflict);
+                return Ok(());
+            }
+            if open.arguments.len() + arguments.end - arguments.at > MAX_CALL_ARGUMENTS {
+                open.settled = true;
+                return Err(Error::stream_limit(arguments.at, what, MAX_CALL_ARGUMENTS));
+            }
+            open.arguments.extend_from_slice(inside(arguments));
+        }
+        if open.arguments.len() == from {
+            return Ok(());
+        }
+        let appended = std::mem::take(&mut open.arguments);
+        let how = self.read_arguments(call, &appended[from..]);
+        if let Some(stream) = self.stream.as_deref_mut() {
+            stream.calls[call].arguments = appended;
+        }
+        if let Some(how) = how {
             self.settle(call, how);
         }
         Ok(())
@@ -808,19 +916,75 @@ impl<N: QuickTables> Events for Apply<'_, N> {
         }
     }
 
-    fn done(&mut self, index: u64, at: usize, whole: Part) -> Result<(), Error> {
-        let open = self.stream.as_deref().is_some_and(|stream| {
+    fn done(&mut self, index: u64, at: usize, whole: Part, complete: bool) -> Result<(), Error> {
+        let found = self.stream.as_deref().and_then(|stream| {
             stream
                 .calls
                 .iter()
-                .any(|call| call.live && call.index == index)
+                .position(|call| call.live && call.index == index)
         });
-        if !open {
+        let Some(call) = found else {
             self.start(index, at)?;
             self.part(index, at, whole)?;
+            if complete {
+                self.complete(index);
+            }
+            return Ok(());
+        };
+        let input = self.input;
+        let open = &mut self.stream.as_deref_mut().expect("found in it").calls[call];
+        let inside = |span: Span| &input[span.at + 1..span.end - 1];
+        // What the call lacks is taken; arguments given whole are its arguments, unless
+        // those streamed before differ.
+        let mut lacking = Part {
+            id: whole.id.filter(|_| !open.has_id),
+            name: whole.name.filter(|_| !open.has_name),
+            name_whole: whole.name_whole,
+            ..Part::default()
+        };
+        if let Some(arguments) = whole.arguments {
+            if open.arguments.is_empty() {
+                lacking.arguments = Some(arguments);
+            } else if !same_text(&open.arguments, inside(arguments)) {
+                open.conflict = true;
+            }
+        }
+        let conflict = open.conflict && !open.settled;
+        self.part(index, at, lacking)?;
+        if conflict {
+            self.settle(call, Settle::Conflict);
+        }
+        if complete {
+            self.complete(index);
+        }
+        Ok(())
+    }
+
+    fn skip(&mut self, index: u64, at: usize) -> Result<(), Error> {
+        let Some(stream) = self.stream.as_deref_mut() else {
+            return Err(Error::stream_limit(at, "streams", MAX_STREAMS));
+        };
+        if !stream.skipped.contains(&index) {
+            if stream.skipped.len() == MAX_STREAM_CALLS {
+                return Err(Error::stream_limit(
+                    at,
+                    "blocks skipped open",
+                    MAX_STREAM_CALLS,
+                ));
+            }
+            stream.skipped.push(index);
+        }
+        Ok(())
+    }
+
+    fn stop(&mut self, index: u64) {
+        if let Some(stream) = self.stream.as_deref_mut() {
+            if let Some(at) = stream.skipped.iter().position(|&i| i == index) {
+                stream.skipped.swap_remove(at);
+                return;
+            }
         }
         self.complete(index);
-        Ok(())
     }
 
     fn end(&mut self, truncated: bool) {
@@ -879,6 +1043,12 @@ fn visit(
         // `ToolCallDelta { index: usize, id: Option<String>, .. }`,
         // https://docs.rs/crate/artificial-openai/0.7.0/source/src/api_v1/chat_completion_stream.rs).
         Format::OpenAi => {
+            check_format(input, event, format)?;
+            // A stream that fails midway sends `{"error":{...}}` for its last chunk.
+            if member(input, event, "error")? && !member(input, event, "choices")? {
+                events.end(true);
+                return Ok(());
+            }
             let Some(choices) = get(input, event, "choices", Kind::ArrayStart, "event.choices")?
             else {
                 return Ok(());
@@ -924,13 +1094,17 @@ fn visit(
         }
         // Semantic events, told apart by `type`: a function call's item is added
         // (`output_item.added`, `item.type` "function_call", with `call_id` and `name`), its
-        // arguments come in `function_call_arguments.delta` events keyed by `output_index`, and
-        // `output_item.done` completes it; `response.completed`, `.incomplete` and `.failed`
-        // end the response (openai-node's types, mirrored at
+        // arguments come in `function_call_arguments.delta` events keyed by `output_index`,
+        // `function_call_arguments.done` gives them whole, and `output_item.done` gives the
+        // item whole and completes it; `response.completed`, `.incomplete` and `.failed` end
+        // the response, and so does `error` (openai-node's types, mirrored at
         // https://v03.api.js.langchain.com/interfaces/_langchain_openai.OpenAIClient.Responses.ResponseFunctionCallArgumentsDeltaEvent.html
-        // and ResponseOutputItemAddedEvent.html, ResponseIncompleteEvent.html beside it).
+        // and ResponseOutputItemAddedEvent.html, ResponseFunctionCallArgumentsDoneEvent.html,
+        // ResponseIncompleteEvent.html and ResponseErrorEvent.html beside it). The last whole
+        // text a provider gives is the call's arguments: OpenAI-compatible servers send them
+        // only in the finished item.
         Format::OpenAiResponses => {
-            let kind = event_type(input, event)?;
+            let kind = event_type(input, event, format)?;
             let index = || event_index(input, event, "output_index", "event.output_index");
             if string_eq(kind, "response.output_item.added")
                 || string_eq(kind, "response.output_item.done")
@@ -943,20 +1117,18 @@ fn visit(
                     return Ok(());
                 }
                 let (index, at) = index()?;
-                let added = string_eq(kind, "response.output_item.added");
                 let part = Part {
                     id: string(input, item, "call_id", "event.item.call_id")?,
                     name: string(input, item, "name", "event.item.name")?,
                     arguments: string(input, item, "arguments", "event.item.arguments")?,
+                    input: None,
                     name_whole: true,
                 };
-                if added {
+                if string_eq(kind, "response.output_item.added") {
                     events.start(index, at)?;
                     events.part(index, at, part)?;
                 } else {
-                    // The call assembled is judged; a call whose added event never came is
-                    // judged as the done item gives it whole.
-                    events.done(index, at, part)?;
+                    events.done(index, at, part, true)?;
                 }
             } else if string_eq(kind, "response.function_call_arguments.delta") {
                 let (index, at) = index()?;
@@ -967,22 +1139,36 @@ fn visit(
                     ..Part::default()
                 };
                 events.part(index, at, part)?;
+            } else if string_eq(kind, "response.function_call_arguments.done") {
+                let (index, at) = index()?;
+                let part = Part {
+                    arguments: string(input, event, "arguments", "event.arguments")?,
+                    ..Part::default()
+                };
+                events.done(index, at, part, false)?;
             } else if string_eq(kind, "response.completed")
                 || string_eq(kind, "response.incomplete")
                 || string_eq(kind, "response.failed")
+                || string_eq(kind, "error")
             {
                 events.end(true);
             }
             Ok(())
         }
-        // Blocks: `content_block_start` with a `tool_use` block (`id`, `name`),
-        // `content_block_delta` with an `input_json_delta`'s `partial_json`, and
-        // `content_block_stop`, each with the block's `index`, "its index in the final
-        // Message content array"; `message_stop` ends the message, and `error` ends it too
+        // Blocks, each with its `index`, "its index in the final Message content array":
+        // `content_block_start` gives the block, `content_block_delta` its pieces
+        // (`input_json_delta`'s `partial_json` for a block with input), `content_block_stop`
+        // ends it; `message_start` gives the message, whose `content` may already hold whole
+        // blocks; `message_stop` ends the message, and `error` ends it too
         // (https://docs.anthropic.com/it/docs/build-with-claude/streaming, and the English text
-        // in docs/sources/streams.md).
+        // in docs/sources/streams.md). Only a `tool_use` block is a call of the client's: a
+        // `server_tool_use` (web search, web fetch, code execution, tool search) or an
+        // `mcp_tool_use` block is run by Anthropic, and its input is skipped
+        // (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool, cited
+        // in docs/protocol.md). A `tool_use` block may come with its `input` whole (a call
+        // with a `caller`, programmatic tool calling), and then no delta follows.
         Format::Anthropic => {
-            let kind = event_type(input, event)?;
+            let kind = event_type(input, event, format)?;
             let index = || event_index(input, event, "index", "event.index");
             if string_eq(kind, "content_block_start") {
                 let label = "event.content_block";
@@ -990,23 +1176,21 @@ fn visit(
                 else {
                     return Err(Error::missing_field(event.end - 1, label));
                 };
-                let block_type = get(
-                    input,
-                    block,
-                    "type",
-                    Kind::String,
-                    "event.content_block.type",
-                )?;
-                if block_type.is_some_and(|t| string_eq(&input[t.at..t.end], "tool_use")) {
-                    let (index, at) = index()?;
-                    events.start(index, at)?;
-                    let part = Part {
-                        id: string(input, block, "id", "event.content_block.id")?,
-                        name: string(input, block, "name", "event.content_block.name")?,
-                        arguments: None,
-                        name_whole: true,
-                    };
-                    events.part(index, at, part)?;
+                let (index, at) = index()?;
+                anthropic_block(input, block, index, at, false, events)?;
+            } else if string_eq(kind, "message_start") {
+                let label = "event.message";
+                let Some(message) = get(input, event, "message", Kind::ObjectStart, label)? else {
+                    return Err(Error::missing_field(event.end - 1, label));
+                };
+                let label = "event.message.content";
+                if let Some(content) = get(input, message, "content", Kind::ArrayStart, label)? {
+                    for (index, block) in
+                        elements(input, content, "event.message.content[]")?.enumerate()
+                    {
+                        let block = block?;
+                        anthropic_block(input, block, index as u64, block.at, true, events)?;
+                    }
                 }
             } else if string_eq(kind, "content_block_delta") {
                 let Some(delta) = get(input, event, "delta", Kind::ObjectStart, "event.delta")?
@@ -1028,7 +1212,7 @@ fn visit(
                     events.part(index, at, part)?;
                 }
             } else if string_eq(kind, "content_block_stop") {
-                events.complete(index()?.0);
+                events.stop(index()?.0);
             } else if string_eq(kind, "message_stop") || string_eq(kind, "error") {
                 events.end(true);
             }
@@ -1038,6 +1222,11 @@ fn visit(
         // each call whole; a candidate's `finishReason` ends it
         // (https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1beta1/Content).
         Format::Gemini => {
+            check_format(input, event, format)?;
+            if member(input, event, "error")? && !member(input, event, "candidates")? {
+                events.end(true);
+                return Ok(());
+            }
             let label = "event.candidates";
             let Some(candidates) = get(input, event, "candidates", Kind::ArrayStart, label)? else {
                 return Ok(());
@@ -1062,8 +1251,10 @@ fn visit(
                                 // will be returned in the [FunctionCall.partial_args] field",
                                 // https://googleapis.github.io/java-genai/javadoc/google-genai/com.google.genai.types/-function-calling-config/stream-function-call-arguments.html);
                                 // such a piece is not a call, and is refused, not misjudged.
-                                for key in ["partialArgs", "willContinue"] {
-                                    if member(input, call, key)? {
+                                // The empty functionCall that ends such a call too.
+                                let empty = call.end - call.at == 2;
+                                for key in ["partialArgs", "willContinue", ""] {
+                                    if (key.is_empty() && empty) || member(input, call, key)? {
                                         let reason = "a functionCall in pieces (partialArgs, \
                                                       willContinue) is not read; turn off \
                                                       streamFunctionCallArguments";
@@ -1087,6 +1278,124 @@ fn visit(
         Format::Mcp => Ok(()),
     }
 }
+
+/// One Anthropic content block that starts, at `index`: a `tool_use` block starts a call
+/// (with its `input` as its arguments when that is not empty; `whole`, in `message_start`,
+/// the block is complete); another block that carries `input` is skipped.
+fn anthropic_block(
+    input: &[u8],
+    block: Value,
+    index: u64,
+    at: usize,
+    whole: bool,
+    events: &mut impl Events,
+) -> Result<(), Error> {
+    let block_type = get(
+        input,
+        block,
+        "type",
+        Kind::String,
+        "event.content_block.type",
+    )?;
+    let tool_use = block_type.is_some_and(|t| string_eq(&input[t.at..t.end], "tool_use"));
+    let arguments = get(
+        input,
+        block,
+        "input",
+        Kind::ObjectStart,
+        "event.content_block.input",
+    )?;
+    if !tool_use {
+        if arguments.is_some() && !whole {
+            events.skip(index, at)?;
+        }
+        return Ok(());
+    }
+    events.start(index, at)?;
+    let given = arguments.filter(|object| {
+        let mut tokens = Tokenizer::new(&input[object.at..object.end]);
+        let _open = tokens.expect_token();
+        !matches!(tokens.expect_token(), Ok(token) if token.kind == Kind::ObjectEnd)
+    });
+    let part = Part {
+        id: string(input, block, "id", "event.content_block.id")?,
+        name: string(input, block, "name", "event.content_block.name")?,
+        arguments: None,
+        input: given.map(|object| Span {
+            at: object.at,
+            end: object.end,
+        }),
+        name_whole: true,
+    };
+    events.part(index, at, part)?;
+    if whole {
+        events.complete(index);
+    }
+    Ok(())
+}
+
+/// Whether `event` is one of `format`'s, or the error that names the format it looks like:
+/// an event of another format is not read as nothing in silence. An OpenAI chunk has
+/// `choices` (or `object` "chat.completion.chunk", or an `error`); a Responses event a `type`
+/// that starts `response.`, or `error`; an Anthropic event one of its `type`s; a Gemini
+/// response `candidates`, `usageMetadata`, `promptFeedback`, `modelVersion`, `responseId` or an
+/// `error`.
+fn check_format(input: &[u8], event: Value, format: Format) -> Result<(), Error> {
+    let has = |key| member(input, event, key);
+    let kind = get(input, event, "type", Kind::String, "event.type")
+        .ok()
+        .flatten()
+        .map(|t| &input[t.at..t.end]);
+    let anthropic =
+        kind.is_some_and(|kind| ANTHROPIC_EVENTS.iter().any(|known| string_eq(kind, known)));
+    let responses =
+        kind.is_some_and(|kind| kind.starts_with(b"\"response.") || string_eq(kind, "error"));
+    let openai = has("choices")? || has("object")?;
+    let gemini = has("candidates")?
+        || has("usageMetadata")?
+        || has("promptFeedback")?
+        || has("modelVersion")?
+        || has("responseId")?;
+    let fits = match format {
+        Format::OpenAi => openai || (kind.is_none() && has("error")?),
+        Format::OpenAiResponses => responses,
+        Format::Anthropic => anthropic,
+        Format::Gemini => gemini || (kind.is_none() && has("error")?),
+        Format::Mcp => true,
+    };
+    if fits {
+        return Ok(());
+    }
+    let looks = if anthropic {
+        Some(Format::Anthropic)
+    } else if responses {
+        Some(Format::OpenAiResponses)
+    } else if openai {
+        Some(Format::OpenAi)
+    } else if gemini {
+        Some(Format::Gemini)
+    } else {
+        None
+    };
+    Err(Error::wrong_format(
+        event.at,
+        format.name(),
+        looks.map(Format::name),
+    ))
+}
+
+/// The `type`s of Anthropic's stream events
+/// (https://docs.anthropic.com/it/docs/build-with-claude/streaming).
+const ANTHROPIC_EVENTS: [&str; 8] = [
+    "message_start",
+    "content_block_start",
+    "content_block_delta",
+    "content_block_stop",
+    "message_delta",
+    "message_stop",
+    "ping",
+    "error",
+];
 
 /// One of OpenAI's `delta.tool_calls[]` fragments.
 fn openai_fragment(input: &[u8], fragment: Value, events: &mut impl Events) -> Result<(), Error> {
@@ -1204,8 +1513,10 @@ fn string(
     )
 }
 
-/// An event's `type`, which the Responses API's events and Anthropic's carry: the literal.
-fn event_type(input: &[u8], event: Value) -> Result<&[u8], Error> {
+/// An event's `type`, which the Responses API's events and Anthropic's carry: the literal,
+/// once [`check_format`] has found it one of `format`'s.
+fn event_type(input: &[u8], event: Value, format: Format) -> Result<&[u8], Error> {
+    check_format(input, event, format)?;
     match get(input, event, "type", Kind::String, "event.type")? {
         Some(kind) => Ok(&input[kind.at..kind.end]),
         None => Err(Error::missing_field(event.end - 1, "event.type")),
@@ -1279,6 +1590,26 @@ fn elements<'i>(
     }))
 }
 
+/// Appends the JSON text `json` to `out` as the inside of a string literal holding it: the
+/// form fragments of arguments come in.
+fn escape_into(out: &mut Vec<u8>, json: &[u8]) {
+    for &byte in json {
+        match byte {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            _ => out.push(byte),
+        }
+    }
+}
+
+/// Whether two literals' insides (valid, each escape whole) hold the same text.
+fn same_text(a: &[u8], b: &[u8]) -> bool {
+    a == b || crate::validate::inside_chars(a).eq(crate::validate::inside_chars(b))
+}
+
 /// Writes the verdict on one settled call: `check_call`'s on the call assembled, or the
 /// stream's own when it could not be assembled (no name, no id, cut).
 #[allow(clippy::too_many_arguments)] // the call, and what judging it needs
@@ -1300,6 +1631,11 @@ fn verdict(
         Settle::Truncated => Some((
             "truncated_arguments",
             "the stream ended before this call's arguments did",
+        )),
+        Settle::Conflict => Some((
+            "conflicting_arguments",
+            "the stream gave this call's arguments twice, and they differ (whole, and in \
+             pieces); neither was judged",
         )),
         _ if !open.has_name => Some(("missing_name", "the stream gave this call no name")),
         _ if needs_id && !open.has_id => Some(("missing_id", "the stream gave this call no id")),

@@ -96,6 +96,11 @@ enum Kind {
         action: &'static str,
         kind: std::io::ErrorKind,
     },
+    /// A streamed event that is not one of the named format's.
+    WrongFormat {
+        format: &'static str,
+        looks: Option<&'static str>,
+    },
     /// A fault inside the crate while answering a request that was understood: never the
     /// request's doing. `op` names the request.
     Internal {
@@ -130,6 +135,7 @@ impl Error {
             | Kind::OverLimit { .. }
             | Kind::NotExpressible { .. } => "unsupported",
             Kind::Io { .. } => "io",
+            Kind::WrongFormat { .. } => "wrong_format",
             Kind::Internal { .. } => "internal",
         }
     }
@@ -310,6 +316,16 @@ impl Error {
         )
     }
 
+    /// The event at `at` is not one of `format`'s; `looks` is the format it looks like.
+    #[cold]
+    pub(crate) fn wrong_format(
+        at: usize,
+        format: &'static str,
+        looks: Option<&'static str>,
+    ) -> Error {
+        Error::at(at, Kind::WrongFormat { format, looks })
+    }
+
     /// A fault of the crate's own while answering a `op` request: its answer's writer failed
     /// where the request was not at fault and the output took every byte. Tests fail on it.
     #[cold]
@@ -437,6 +453,22 @@ impl fmt::Display for Error {
                 "{limit}: at most {allowed}, and this request would carry {found}; {advice}"
             ),
             Kind::Io { action, kind } => write!(f, "{action}: {kind}"),
+            Kind::WrongFormat {
+                format,
+                looks: Some(looks),
+            } => write!(
+                f,
+                "this event is not one of {format}'s; it looks like one of {looks}'s: send \
+                 \"format\":\"{looks}\" with it (the format defaults to openai)"
+            ),
+            Kind::WrongFormat {
+                format,
+                looks: None,
+            } => write!(
+                f,
+                "this event is not one of {format}'s, nor of another format's; give \
+                 call_delta the event as the provider sent it, parsed from its SSE data: line"
+            ),
             Kind::Internal { op } => write!(
                 f,
                 "the {op} request could not be answered: a fault inside tool-schema, not in the \

@@ -202,8 +202,9 @@ fn answer(request: &[u8], catalog: Option<&RuntimeCatalog>) -> Result<(), Error>
         buf: [0; OUT],
         len: 0,
     };
-    // A call_delta here is its stream's only event: the streams are kept by --stream.
-    let mut streams = CallStreams::default();
+    // A call_delta here is its stream's only event, and its stream ends with it: a call left
+    // open is truncated_arguments, not lost with the process.
+    let mut streams = CallStreams::one_event_each();
     match catalog {
         Some(catalog) => streams.respond_over(catalog, request, &mut out)?,
         None => streams.respond(request, &mut out)?,

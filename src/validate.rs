@@ -1085,9 +1085,15 @@ pub(crate) fn plain_inside(literal: &[u8]) -> Option<&[u8]> {
 /// The characters of a string literal from a valid document, decoded one by one (RFC 8259
 /// section 7: the two-character escapes, and `\uXXXX`, surrogate pairs joined).
 pub(crate) fn chars(literal: &[u8]) -> impl Iterator<Item = char> + '_ {
-    let inner = literal
-        .get(1..literal.len().saturating_sub(1))
-        .unwrap_or(b"");
+    inside_chars(
+        literal
+            .get(1..literal.len().saturating_sub(1))
+            .unwrap_or(b""),
+    )
+}
+
+/// [`chars`] of a literal's inside, without its quotes.
+pub(crate) fn inside_chars(inner: &[u8]) -> impl Iterator<Item = char> + '_ {
     let mut at = 0;
     std::iter::from_fn(move || {
         let rest = inner.get(at..)?;

@@ -5,6 +5,8 @@
 //! call, asked of the same catalog by a separate request: the stream's answer must equal it
 //! byte for byte.
 
+mod common;
+
 use tool_schema::{CallStreams, RuntimeCatalog};
 
 fn streams_catalog() -> RuntimeCatalog {
@@ -622,6 +624,10 @@ fn requests_that_are_not_call_deltas_are_respond_s() {
         (r#"{"op":"call_delta","stream":1,"event":{}}"#, "wrong_type"),
         (
             r#"{"op":"call_delta","format":"anthropic","stream":"s","event":{}}"#,
+            "wrong_format",
+        ),
+        (
+            r#"{"op":"call_delta","format":"anthropic","stream":"s","event":{"type":"content_block_start"}}"#,
             "missing_field",
         ),
         (
@@ -883,4 +889,263 @@ fn a_chunk_of_many_calls_is_applied_whole_or_not_at_all() {
         answer,
         Ok(settled(0, &check_call(None, "openai", &call(0))))
     );
+}
+
+/// A stream of `format` events through fresh streams over the streams' catalog: each answer.
+fn replay(format: &str, events: &[&str]) -> Vec<String> {
+    let catalog = streams_catalog();
+    let mut streams = CallStreams::default();
+    events
+        .iter()
+        .map(|event| send(&mut streams, Some(&catalog), &delta(format, "s", event)).unwrap())
+        .collect()
+}
+
+const WEATHER: &str = r#"{"location":"Paris"}"#;
+
+fn anthropic_weather_verdict(id: &str, input: &str) -> String {
+    let call = format!(r#"{{"type":"tool_use","id":"{id}","name":"get_weather","input":{input}}}"#);
+    check_call(Some(&streams_catalog()), "anthropic", &call)
+}
+
+/// Anthropic runs its server tools itself: a `server_tool_use` block's input is skipped, and
+/// the client's call after it is judged as usual.
+#[test]
+fn an_anthropic_server_tool_is_not_a_call() {
+    let answers = replay(
+        "anthropic",
+        &[
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\":\"weather\"}"}}"#,
+            r#"{"type":"content_block_stop","index":0}"#,
+            r#"{"type":"content_block_start","index":1,"content_block":{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[]}}"#,
+            r#"{"type":"content_block_stop","index":1}"#,
+            r#"{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}"#,
+            r#"{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\"location\":\"Paris\"}"}}"#,
+            r#"{"type":"content_block_stop","index":2}"#,
+            r#"{"type":"message_stop"}"#,
+        ],
+    );
+    let mut want = vec![NONE.to_string(); 9];
+    want[7] = settled(2, &anthropic_weather_verdict("toolu_1", WEATHER));
+    assert_eq!(answers, want);
+}
+
+/// A `tool_use` block may come with its input whole (programmatic tool calling): those are its
+/// arguments. Input given whole and again in pieces is `conflicting_arguments`.
+#[test]
+fn an_anthropic_input_given_at_the_start_is_the_calls_arguments() {
+    let start = r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"location": "Paris"},"caller":{"type":"code_execution_20250825","tool_id":"srvtoolu_1"}}}"#;
+    let stop = r#"{"type":"content_block_stop","index":0}"#;
+    let answers = replay("anthropic", &[start, stop]);
+    assert_eq!(answers[0], NONE);
+    assert_eq!(
+        answers[1],
+        settled(0, &anthropic_weather_verdict("toolu_1", WEATHER))
+    );
+    // An empty piece changes nothing.
+    let empty = r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}"#;
+    assert_eq!(replay("anthropic", &[start, empty, stop])[2], answers[1]);
+    let piece = r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"location\":\"Rome\"}"}}"#;
+    let answers = replay("anthropic", &[start, piece, stop]);
+    assert!(
+        answers[1].contains(r#""code":"conflicting_arguments""#)
+            && answers[1].contains(r#""id":"toolu_1""#),
+        "{}",
+        answers[1]
+    );
+    assert_eq!(answers[2], NONE);
+}
+
+/// Calls already whole in `message_start` are judged there.
+#[test]
+fn anthropic_calls_in_message_start_are_judged() {
+    let start = r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"Checking."},{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"location":"Paris"}},{"type":"tool_use","id":"toolu_2","name":"get_weather","input":{}}],"stop_reason":"tool_use"}}"#;
+    let answers = replay("anthropic", &[start, r#"{"type":"message_stop"}"#]);
+    assert_eq!(
+        answers[0],
+        format!(
+            "{{\"calls\":[{{\"index\":1,\"verdict\":{}}},{{\"index\":2,\"verdict\":{}}}]}}\n",
+            anthropic_weather_verdict("toolu_1", WEATHER),
+            anthropic_weather_verdict("toolu_2", "{}")
+        )
+    );
+    assert_eq!(answers[1], NONE);
+}
+
+fn responses_weather_verdict(arguments: &str) -> String {
+    let call = format!(
+        r#"{{"type":"function_call","call_id":"call_1","name":"get_weather","arguments":{}}}"#,
+        literal(arguments)
+    );
+    check_call(Some(&streams_catalog()), "openai_responses", &call)
+}
+
+/// An OpenAI-compatible server may send a call's arguments only when it is done: the last
+/// whole text given is its arguments; deltas that say otherwise are `conflicting_arguments`.
+#[test]
+fn responses_arguments_given_only_when_done_are_the_calls() {
+    let added = r#"{"type":"response.output_item.added","output_index":1,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"","status":"in_progress"}}"#;
+    let args_done = r#"{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":1,"arguments":"{\"location\":\"Paris\"}"}"#;
+    let item_done = r#"{"type":"response.output_item.done","output_index":1,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\"location\":\"Paris\"}","status":"completed"}}"#;
+    let want = settled(1, &responses_weather_verdict(WEATHER));
+    for events in [
+        vec![added, args_done, item_done],
+        vec![added, item_done],
+        vec![
+            added,
+            args_done,
+            r#"{"type":"response.output_item.done","output_index":1,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","status":"completed"}}"#,
+        ],
+    ] {
+        let answers = replay("openai_responses", &events);
+        assert_eq!(answers.last().unwrap(), &want, "{events:?}");
+        assert!(answers[..answers.len() - 1].iter().all(|a| a == NONE));
+    }
+    // The same text, spelled with other escapes, agrees.
+    let delta = r#"{"type":"response.function_call_arguments.delta","output_index":1,"delta":"{\"loc\u0061tion\":\"Paris\"}"}"#;
+    let answers = replay("openai_responses", &[added, delta, args_done, item_done]);
+    assert!(answers[3].contains(r#""ok":true"#), "{}", answers[3]);
+    let other = r#"{"type":"response.function_call_arguments.delta","output_index":1,"delta":"{\"location\":\"Rome\"}"}"#;
+    let answers = replay("openai_responses", &[added, other, args_done, item_done]);
+    assert!(
+        answers[2].contains(r#""code":"conflicting_arguments""#),
+        "{}",
+        answers[2]
+    );
+    assert_eq!(answers[3], NONE);
+}
+
+/// An event of another format is `wrong_format`, naming the format it looks like, and changes
+/// nothing: the same events with the right format then settle the call.
+#[test]
+fn an_event_of_another_format_is_refused_and_names_it() {
+    let catalog = streams_catalog();
+    let mut streams = CallStreams::default();
+    let start = r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}"#;
+    let without_format = format!(r#"{{"op":"call_delta","stream":"s","event":{start}}}"#);
+    let err = send(&mut streams, Some(&catalog), &without_format).unwrap_err();
+    assert!(
+        err.starts_with("wrong_format: ") && err.contains(r#""format":"anthropic""#),
+        "{err}"
+    );
+    assert_eq!(streams.open(), 0);
+    for (format, event, looks) in [
+        ("gemini", start, "anthropic"),
+        (
+            "anthropic",
+            r#"{"choices":[{"index":0,"delta":{}}]}"#,
+            "openai",
+        ),
+        (
+            "openai",
+            r#"{"type":"response.completed","response":{}}"#,
+            "openai_responses",
+        ),
+        ("openai_responses", r#"{"candidates":[]}"#, "gemini"),
+    ] {
+        let err = send(&mut streams, Some(&catalog), &delta(format, "s", event)).unwrap_err();
+        assert!(
+            err.contains(&format!(r#""format":"{looks}""#)),
+            "{format}: {err}"
+        );
+    }
+    let err = send(
+        &mut streams,
+        Some(&catalog),
+        &delta("openai", "s", r#"{"x":1}"#),
+    )
+    .unwrap_err();
+    assert!(err.starts_with("wrong_format: "), "{err}");
+}
+
+/// `"end":true` ends a stream whose provider never sent its end event: the calls still open
+/// are `truncated_arguments`, and the stream's slot is free.
+#[test]
+fn a_stream_can_be_ended_by_the_harness() {
+    let catalog = streams_catalog();
+    let mut streams = CallStreams::default();
+    let start = r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}"#;
+    assert_eq!(
+        send(
+            &mut streams,
+            Some(&catalog),
+            &delta("anthropic", "s", start)
+        )
+        .unwrap(),
+        NONE
+    );
+    assert_eq!(streams.open(), 1);
+    let end = r#"{"op":"call_delta","format":"anthropic","stream":"s","end":true}"#;
+    let answer = send(&mut streams, Some(&catalog), end).unwrap();
+    assert!(
+        answer.contains(r#""code":"truncated_arguments""#) && answer.contains(r#""index":0"#),
+        "{answer}"
+    );
+    assert_eq!(streams.open(), 0);
+    assert_eq!(send(&mut streams, Some(&catalog), end).unwrap(), NONE);
+    // A provider's error ends its stream too.
+    for (format, start, error) in [
+        (
+            "openai",
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"get_weather","arguments":"{"}}]}}]}"#,
+            r#"{"error":{"message":"overloaded","type":"server_error"}}"#,
+        ),
+        (
+            "openai_responses",
+            r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","call_id":"c","name":"get_weather","arguments":""}}"#,
+            r#"{"type":"error","code":"server_error","message":"x"}"#,
+        ),
+        (
+            "anthropic",
+            start,
+            r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+        ),
+    ] {
+        send(&mut streams, Some(&catalog), &delta(format, "e", start)).unwrap();
+        let answer = send(&mut streams, Some(&catalog), &delta(format, "e", error)).unwrap();
+        assert!(
+            answer.contains(r#""code":"truncated_arguments""#),
+            "{format}: {answer}"
+        );
+        assert_eq!(streams.open(), 0, "{format}");
+    }
+}
+
+/// One-shot mode ends each stream with its one event: a call it leaves open is answered
+/// `truncated_arguments`, not lost with the process; a whole Gemini call is judged.
+#[test]
+fn one_shot_call_delta_answers_every_call_it_opens() {
+    let start = r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"read_file","input":{}}}"#;
+    let out = common::run(&[], delta("anthropic", "s", start).as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    let answer = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        answer.contains(r#""code":"truncated_arguments""#) && answer.contains(r#""id":"toolu_1""#),
+        "{answer}"
+    );
+    let gemini = r#"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"read_file","args":{"path":"a.rs"}}}]},"finishReason":"STOP"}]}"#;
+    let out = common::run(&[], delta("gemini", "s", gemini).as_bytes());
+    let answer = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        answer.starts_with(r#"{"calls":[{"index":0,"verdict":{"arguments":{"path":"a.rs"}"#),
+        "{answer}"
+    );
+}
+
+/// Vertex's streamed arguments are refused, and so is the empty `functionCall` that ends one.
+#[test]
+fn gemini_streamed_arguments_and_their_empty_end_are_unsupported() {
+    let catalog = streams_catalog();
+    let mut streams = CallStreams::default();
+    for call in [
+        r#"{"name":"get_weather","partialArgs":[],"willContinue":true}"#,
+        "{}",
+    ] {
+        let event = format!(
+            r#"{{"candidates":[{{"content":{{"role":"model","parts":[{{"functionCall":{call}}}]}}}}]}}"#
+        );
+        let err = send(&mut streams, Some(&catalog), &delta("gemini", "s", &event)).unwrap_err();
+        assert!(err.starts_with("unsupported: "), "{call}: {err}");
+    }
 }

@@ -20,6 +20,13 @@
 //!   events within the limits);
 //! - for half the inputs, a second stream gets the same events interleaved with the first's,
 //!   and the first's verdicts are still those above.
+//!
+//! The events come as providers send them: an Anthropic call's input in pieces, whole in its
+//! `content_block_start`, or whole in `message_start`'s content, with a server tool's block
+//! (its input in pieces too) before the calls, which must settle nothing; a Responses call's
+//! arguments in deltas or only in its finished item (and `function_call_arguments.done`).
+//! For some inputs an event of another format is sent midway: it is `wrong_format`, and
+//! changes nothing.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -61,6 +68,18 @@ struct Planned {
     name: Option<String>,
     arguments: String,
     pieces: Vec<String>,
+    /// How its arguments travel, beside the pieces of every format.
+    mode: Mode,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Pieces,
+    /// Whole where the call starts: Anthropic's `input` in `content_block_start`, or only in
+    /// the Responses API's finished item (and `function_call_arguments.done`).
+    Whole,
+    /// Anthropic: the block whole in `message_start`'s content.
+    MessageStart,
 }
 
 fn events_of(format: &str, call: &Planned) -> Vec<String> {
@@ -95,6 +114,33 @@ fn events_of(format: &str, call: &Planned) -> Vec<String> {
                 })
                 .collect()
         }
+        "openai_responses" if call.mode == Mode::Whole => {
+            let mut item = String::from(r#"{"type":"function_call","arguments":"""#);
+            if let Some(id) = &call.id {
+                item.push_str(&format!(r#","call_id":{}"#, literal(id)));
+            }
+            if let Some(name) = &call.name {
+                item.push_str(&format!(r#","name":{}"#, literal(name)));
+            }
+            item.push('}');
+            let arguments = literal(&call.arguments);
+            let done = item.replacen(
+                r#""arguments":"""#,
+                &format!(r#""arguments":{arguments}"#),
+                1,
+            );
+            vec![
+                format!(
+                    r#"{{"type":"response.output_item.added","item":{item},"output_index":{index}}}"#
+                ),
+                format!(
+                    r#"{{"type":"response.function_call_arguments.done","arguments":{arguments},"output_index":{index}}}"#
+                ),
+                format!(
+                    r#"{{"type":"response.output_item.done","item":{done},"output_index":{index}}}"#
+                ),
+            ]
+        }
         "openai_responses" => {
             let mut item = String::from(r#"{"type":"function_call","arguments":"""#);
             if let Some(id) = &call.id {
@@ -122,6 +168,28 @@ fn events_of(format: &str, call: &Planned) -> Vec<String> {
                 r#"{{"type":"response.output_item.done","item":{done},"output_index":{index}}}"#
             ));
             events
+        }
+        "anthropic" if call.mode != Mode::Pieces => {
+            let mut block = format!(r#"{{"type":"tool_use","input":{}"#, call.arguments);
+            if let Some(id) = &call.id {
+                block.push_str(&format!(r#","id":{}"#, literal(id)));
+            }
+            if let Some(name) = &call.name {
+                block.push_str(&format!(r#","name":{}"#, literal(name)));
+            }
+            block.push('}');
+            if call.mode == Mode::MessageStart {
+                // The call is content block 1, after a text block.
+                return vec![format!(
+                    r#"{{"type":"message_start","message":{{"id":"msg_1","type":"message","role":"assistant","content":[{{"type":"text","text":""}},{block}]}}}}"#
+                )];
+            }
+            vec![
+                format!(
+                    r#"{{"type":"content_block_start","index":{index},"content_block":{block}}}"#
+                ),
+                format!(r#"{{"type":"content_block_stop","index":{index}}}"#),
+            ]
         }
         "anthropic" => {
             let mut block = String::from(r#"{"type":"tool_use","input":{}"#);
@@ -249,15 +317,42 @@ fuzz_target!(|data: &[u8]| {
         } else {
             2 * n as u64 + 1
         };
+        // Whole input in place needs a JSON object (that is not empty: an empty one is a
+        // start like any other); message_start holds the first call, content block 1.
+        let object = matches!(
+            serde_json::from_str::<Value>(&arguments),
+            Ok(Value::Object(members)) if !members.is_empty()
+        );
+        let mode = match (format, flags >> 4 & 3) {
+            ("anthropic", 1) if object => Mode::Whole,
+            ("anthropic", 2) if object && n == 0 => Mode::MessageStart,
+            ("openai_responses", 1) => Mode::Whole,
+            _ => Mode::Pieces,
+        };
         calls.push(Planned {
             index,
             id,
             name,
             arguments,
             pieces,
+            mode,
         });
     }
     let mut queues: Vec<Vec<String>> = calls.iter().map(|call| events_of(format, call)).collect();
+    // Before the calls, for some inputs, a server tool's block at index 0 (which no call
+    // has), its input in pieces: Anthropic runs it, and it settles nothing.
+    let server_tool = format == "anthropic" && choice & 0x20 != 0;
+    let server_events = [
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\":"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"x\"}"}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+    ];
+    // Midway, for some inputs, an event of another format.
+    let wrong_event = (choice & 0x10 != 0).then_some(match format {
+        "anthropic" => r#"{"choices":[{"index":0,"delta":{}}]}"#,
+        _ => r#"{"type":"content_block_stop","index":0}"#,
+    });
     // Interleave the calls' events as the input says, each call's in order.
     let mut order = Vec::new();
     let mut next = vec![0; queues.len()];
@@ -323,10 +418,32 @@ fuzz_target!(|data: &[u8]| {
             })
             .collect::<Vec<_>>()
     };
-    for (pick, event) in &order {
+    if server_tool {
+        for stream in streams_used {
+            for event in server_events {
+                let settled = send(&mut streams, stream, event, Completes::None);
+                assert!(settled.is_empty(), "a server tool settled {settled:?}");
+            }
+        }
+    }
+    let wrong_at = order.len() / 2;
+    for (at, (pick, event)) in order.iter().enumerate() {
+        if let (Some(wrong), true) = (wrong_event, at == wrong_at) {
+            let open = streams.open();
+            let request = format!(
+                r#"{{"op":"call_delta","format":"{format}","stream":"a","event":{wrong}}}"#
+            );
+            let err = streams
+                .respond(request.as_bytes(), &mut Vec::new())
+                .unwrap_err();
+            assert_eq!(err.code(), "wrong_format", "{request}: {err}");
+            assert_eq!(streams.open(), open, "a refused event changed nothing");
+        }
         let last = seen[*pick] == completing[*pick];
         seen[*pick] += 1;
-        if cut && last && format != "openai" {
+        // A message_start is the message itself: never cut.
+        let whole_message = calls[*pick].mode == Mode::MessageStart;
+        if cut && last && format != "openai" && !whole_message {
             continue;
         }
         // For some inputs the same events go to a second stream too, which must not mix

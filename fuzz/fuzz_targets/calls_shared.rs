@@ -103,23 +103,22 @@ impl Variant {
     }
 }
 
+/// How a request over the catalog is answered.
+pub type Answer = Box<dyn Fn(&[u8], &mut Vec<u8>) -> Result<(), Error> + Send + Sync>;
+
 /// What is checked: a catalog's tools, each with its reference, and how a request over that
 /// catalog is answered (the compiled-in catalog's `respond`, or a `RuntimeCatalog`'s).
 pub struct Subject {
     pub name: String,
     names: Vec<String>,
     references: Vec<Reference>,
-    respond: Box<dyn Fn(&[u8], &mut Vec<u8>) -> Result<(), Error> + Send + Sync>,
+    respond: Answer,
 }
 
 impl Subject {
     /// The tools of the catalog that `respond` answers over, as its `mcp` list declares them;
     /// `flat` says which of them the flat checker reads, where that is known.
-    pub fn new(
-        name: &str,
-        flat: &dyn Fn(usize) -> bool,
-        respond: Box<dyn Fn(&[u8], &mut Vec<u8>) -> Result<(), Error> + Send + Sync>,
-    ) -> Subject {
+    pub fn new(name: &str, flat: &dyn Fn(usize) -> bool, respond: Answer) -> Subject {
         let mut out = Vec::new();
         respond(br#"{"op":"tool_list","format":"mcp"}"#, &mut out).unwrap();
         let tools: Value = serde_json::from_slice(&out).unwrap();

@@ -16,7 +16,7 @@ fn subject() -> &'static shared::Subject {
         shared::Subject::new(
             "the compiled-in catalog",
             &|tool| TOOLS[tool].flat,
-            Box::new(|request, out| tool_schema::respond(request, out)),
+            Box::new(tool_schema::respond),
         )
     })
 }
