@@ -53,8 +53,10 @@ requests:
   it, answering {\"ok\":true,\"tools\":N}, or bad_catalog and the catalog stays.
   {\"op\":\"call_delta\",\"format\":F,\"strict\":B,\"stream\":S,\"event\":E} gives one
   event E of a provider's stream S (named by the caller) and answers the calls it settled,
-  {\"calls\":[{\"index\":I,\"verdict\":V}]}, V as check_call's; one-shot mode answers it
-  as its stream's only event. Exit status 0 at end of input, 1 if reading or writing fails.
+  {\"calls\":[{\"index\":I,\"verdict\":V}]}, V as check_call's; \"end\":true ends the
+  stream S, its open calls truncated_arguments. One-shot mode answers it as its stream's
+  only event, and ends the stream with it. Exit status 0 at end of input, 1 if reading or
+  writing fails.
 
 errors: nothing on standard output, one line on standard error, exit status 1:
   tool-schema: <code>: <message>
@@ -76,6 +78,8 @@ errors: nothing on standard output, one line on standard error, exit status 1:
                    provider's strict mode refuses this many tools or optional
                    properties, or the format cannot say what is asked (a tool_choice
                    with mcp, parallel with gemini, a check_turn with mcp)
+  wrong_format     a call_delta event that is not one of its format's (the message
+                   names the format it looks like)
   io               standard input or output failed
   internal         a fault inside tool-schema, not in the request (please report it);
                    in --stream mode the stream goes on

@@ -1149,3 +1149,60 @@ fn gemini_streamed_arguments_and_their_empty_end_are_unsupported() {
         assert!(err.starts_with("unsupported: "), "{call}: {err}");
     }
 }
+
+/// Streams recorded from the live APIs (`tests/streams/recorded/`, each cited in
+/// `tests/streams/SOURCES.md`): each event's answer is, byte for byte, what the independent
+/// reference (`tests/streams/assemble.py`, Python's json module and the providers' documented
+/// events) says it settles: every client call once, with its id, name and arguments, and
+/// `{"calls":[]}` for every event that is not about one (text, thinking, reasoning, server
+/// tools, MCP tools, results, usage).
+#[test]
+fn recorded_streams_answer_what_an_independent_assembler_says() {
+    let dir = std::path::Path::new("tests/streams/recorded");
+    let catalog = RuntimeCatalog::from_path(&dir.join("catalog.json")).unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            let name = path.file_name().unwrap().to_str().unwrap();
+            name.ends_with(".jsonl") && !name.ends_with(".expected.jsonl")
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 19, "{files:?}");
+    let mut settled_calls = 0;
+    for path in &files {
+        let name = path.file_stem().unwrap().to_str().unwrap();
+        let format = [
+            ("openai_responses", "openai_responses"),
+            ("openai_chat", "openai"),
+            ("anthropic", "anthropic"),
+            ("gemini", "gemini"),
+        ]
+        .iter()
+        .find(|(prefix, _)| name.starts_with(prefix))
+        .unwrap()
+        .1;
+        let events = std::fs::read_to_string(path).unwrap();
+        let expected = std::fs::read_to_string(dir.join(format!("{name}.expected.jsonl"))).unwrap();
+        let events: Vec<&str> = events.lines().filter(|l| !l.trim().is_empty()).collect();
+        let expected: Vec<&str> = expected.lines().collect();
+        assert_eq!(events.len(), expected.len(), "{name}");
+        let mut streams = CallStreams::default();
+        for (at, (event, want)) in events.iter().zip(&expected).enumerate() {
+            let answer = send(&mut streams, Some(&catalog), &delta(format, name, event));
+            match (*want, answer) {
+                ("{\"error\":\"unsupported\"}", Err(err)) => {
+                    assert!(err.starts_with("unsupported: "), "{name} event {at}: {err}")
+                }
+                (want, Ok(answer)) => {
+                    assert_eq!(answer, format!("{want}\n"), "{name} event {at}");
+                    settled_calls += want.matches("\"verdict\"").count();
+                }
+                (want, Err(err)) => panic!("{name} event {at}: {err}, want {want}"),
+            }
+        }
+        assert_eq!(streams.open(), 0, "{name}: the stream ended");
+    }
+    assert!(settled_calls >= 20, "{settled_calls} calls");
+}
