@@ -1044,7 +1044,10 @@ fn visit(
         // https://docs.rs/crate/artificial-openai/0.7.0/source/src/api_v1/chat_completion_stream.rs).
         Format::OpenAi => {
             check_format(input, event, format)?;
-            // A stream that fails midway sends `{"error":{...}}` for its last chunk.
+            // A stream that fails midway sends `{"error":{...}}` for its last chunk: "This
+            // error format is used by vLLM, SGLang, Exo, and OpenAI itself. The official OpenAI
+            // Python client handles it by checking `data.get("error")`"
+            // (https://github.com/aaif-goose/goose/pull/8027).
             if member(input, event, "error")? && !member(input, event, "choices")? {
                 events.end(true);
                 return Ok(());
@@ -1099,10 +1102,15 @@ fn visit(
         // item whole and completes it; `response.completed`, `.incomplete` and `.failed` end
         // the response, and so does `error` (openai-node's types, mirrored at
         // https://v03.api.js.langchain.com/interfaces/_langchain_openai.OpenAIClient.Responses.ResponseFunctionCallArgumentsDeltaEvent.html
-        // and ResponseOutputItemAddedEvent.html, ResponseFunctionCallArgumentsDoneEvent.html,
-        // ResponseIncompleteEvent.html and ResponseErrorEvent.html beside it). The last whole
-        // text a provider gives is the call's arguments: OpenAI-compatible servers send them
-        // only in the finished item.
+        // and ResponseOutputItemAddedEvent.html, ResponseOutputItemDoneEvent.html and
+        // ResponseIncompleteEvent.html beside it; "Emitted when function-call arguments are
+        // finalized",
+        // https://learn.microsoft.com/en-ie/dotnet/api/azure.ai.agentserver.responses.models.responsefunctioncallargumentsdoneevent?view=azure-dotnet;
+        // "ResponseErrorEvent : Emitted when an error occurs",
+        // https://docs.rs/crate/openai-client-base/0.12.0/source/src/models/response_error_event.rs).
+        // The last whole text a provider gives is the call's arguments: OpenAI-compatible
+        // servers send them only in the finished item (recorded in
+        // tests/streams/recorded/openai_responses_lmstudio_function_call_no_delta.jsonl).
         Format::OpenAiResponses => {
             let kind = event_type(input, event, format)?;
             let index = || event_index(input, event, "output_index", "event.output_index");
@@ -1163,10 +1171,14 @@ fn visit(
         // (https://docs.anthropic.com/it/docs/build-with-claude/streaming, and the English text
         // in docs/sources/streams.md). Only a `tool_use` block is a call of the client's: a
         // `server_tool_use` (web search, web fetch, code execution, tool search) or an
-        // `mcp_tool_use` block is run by Anthropic, and its input is skipped
-        // (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool, cited
-        // in docs/protocol.md). A `tool_use` block may come with its `input` whole (a call
-        // with a `caller`, programmatic tool calling), and then no delta follows.
+        // `mcp_tool_use` block is run by Anthropic, and its input is skipped ("Der
+        // `server_tool_use`-Block erscheint in Claudes Antwort",
+        // https://platform.claude.com/docs/de/agents-and-tools/tool-use/server-tools.md;
+        // `mcp_tool_use` has no stored page, and is seen in the recorded
+        // tests/streams/recorded/anthropic_mcp_tool_use.jsonl). A `tool_use` block may come
+        // with its `input` whole (a call with a `caller`, programmatic tool calling, recorded
+        // in tests/streams/recorded/anthropic_programmatic_tool_calling.jsonl), and then no
+        // delta follows. docs/sources/stream-events.md quotes each page.
         Format::Anthropic => {
             let kind = event_type(input, event, format)?;
             let index = || event_index(input, event, "index", "event.index");
@@ -1223,6 +1235,9 @@ fn visit(
         // (https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1beta1/Content).
         Format::Gemini => {
             check_format(input, event, format)?;
+            // "Gemini emits `{"error":{...}}` on a **200** partway through an SSE response"
+            // (https://github.com/ankit373/hydra/pull/874; the same 503 chunk is quoted at
+            // https://github.com/diegosouzapw/OmniRoute/pull/4182): it ends the stream.
             if member(input, event, "error")? && !member(input, event, "candidates")? {
                 events.end(true);
                 return Ok(());
