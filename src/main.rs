@@ -15,6 +15,7 @@ use tool_schema::{serve_catalog, CallStreams, Error, RuntimeCatalog, MAX_INPUT};
 
 const USAGE: &str = "\
 usage: tool-schema [--catalog PATH] [--stream] < request.json
+       tool-schema [--catalog PATH] --review [--strict]
        tool-schema --help | --version
 
 Reads one JSON request on standard input and writes one response on standard output: compact
@@ -23,7 +24,10 @@ JSON, object keys sorted at every level, non-ASCII as raw UTF-8, one trailing ne
 requests:
   {\"op\":\"tool_schema\",\"tool\":TOOL}   one declaration; TOOL is a tool of the catalog
                                         this binary was built with
-  {\"op\":\"tool_list\"}                  every declaration, as one JSON array
+  {\"op\":\"tool_list\"}                  every declaration, as one JSON array; with
+                                        \"skip_unsupported\":true, {\"skipped\":[...],
+                                        \"tools\":[...]}: the declarations the format
+                                        can give, and the tools it cannot, with why
   {\"op\":\"check_call\",\"call\":CALL}     the verdict on a tool call a model sent back, as
                                         the provider returned it: the arguments in
                                         canonical form, or the problems and the reply
@@ -34,7 +38,7 @@ requests:
   {\"op\":\"tool_choice\",\"choice\":C}    the provider's request fields for C: \"auto\",
                                         \"none\", \"required\" or {\"tool\":TOOL}; and
                                         \"parallel\":B, optional, for parallel calls
-  optional in all five:
+  optional in all six (call_delta's below):
     \"format\":F    openai (default), openai_responses, anthropic, gemini or mcp
     \"strict\":B    false (default) or true; true needs openai, openai_responses or anthropic
 

@@ -39,8 +39,9 @@ pub struct Request {
 pub enum Op {
     /// One tool's declaration; the index is into [`catalog::TOOLS`].
     ToolSchema { tool: usize },
-    /// Every tool's declaration, as one array.
-    ToolList,
+    /// Every tool's declaration, as one array; with `skip_unsupported`, the declarations the
+    /// shape can give, and the tools it cannot, with why.
+    ToolList { skip_unsupported: bool },
     /// Judge a tool call that a model sent back.
     CheckCall { call: Call },
     /// The provider's request fields for a tool choice, and for parallel calls when given.
@@ -105,8 +106,16 @@ const CHECK_TURN: usize = 4;
 /// The fields a request may have, and the JSON type each takes (`Kind::True` standing for
 /// either boolean); a field is known by its index here. `choice` may be an object too, and
 /// `turn` is an object or an array, as the format has it.
-const FIELD_NAMES: [&str; 8] = [
-    "op", "tool", "format", "strict", "call", "choice", "parallel", "turn",
+const FIELD_NAMES: [&str; 9] = [
+    "op",
+    "tool",
+    "format",
+    "strict",
+    "call",
+    "choice",
+    "parallel",
+    "turn",
+    "skip_unsupported",
 ];
 const FIELD_KINDS: [Kind; FIELD_NAMES.len()] = [
     Kind::String,
@@ -117,6 +126,7 @@ const FIELD_KINDS: [Kind; FIELD_NAMES.len()] = [
     Kind::String,
     Kind::True,
     Kind::ObjectStart,
+    Kind::True,
 ];
 const OP: usize = 0;
 const TOOL: usize = 1;
@@ -126,6 +136,7 @@ const CALL: usize = 4;
 const CHOICE: usize = 5;
 const PARALLEL: usize = 6;
 const TURN: usize = 7;
+const SKIP_UNSUPPORTED: usize = 8;
 /// The fields the quick path reads, the first of [`FIELD_NAMES`].
 const QUICK_FIELDS: [&str; 4] = [
     FIELD_NAMES[OP],
@@ -133,9 +144,9 @@ const QUICK_FIELDS: [&str; 4] = [
     FIELD_NAMES[FORMAT],
     FIELD_NAMES[STRICT],
 ];
-const ANY_FIELD: &str = "op, tool, format, strict, call, choice, parallel, turn";
+const ANY_FIELD: &str = "op, tool, format, strict, call, choice, parallel, turn, skip_unsupported";
 const SCHEMA_FIELD: &str = "op, tool, format, strict";
-const LIST_FIELD: &str = "op, format, strict";
+const LIST_FIELD: &str = "op, format, strict, skip_unsupported";
 const CHECK_FIELD: &str = "op, format, strict, call";
 const CHOICE_FIELD: &str = "op, format, strict, choice, parallel";
 const TURN_FIELD: &str = "op, format, strict, turn";
@@ -171,7 +182,7 @@ fn within_limits(request: Request, names: &impl Names) -> Result<Request, Error>
         return Ok(request);
     }
     let (tools, optional) = match request.op {
-        Op::ToolList => (names.count(), names.optional_in_all()),
+        Op::ToolList { .. } => (names.count(), names.optional_in_all()),
         Op::ToolSchema { tool } => (1, names.optional(tool)),
         // A call is judged against the catalog, whatever the provider's limits on declaring it;
         // a tool choice declares nothing.
@@ -277,7 +288,9 @@ fn quick(input: &[u8], names: &impl Names) -> Option<Request> {
     }
     let op = match (list?, tool) {
         (false, Some(tool)) => Op::ToolSchema { tool },
-        (true, None) => Op::ToolList,
+        (true, None) => Op::ToolList {
+            skip_unsupported: false,
+        },
         _ => return None,
     };
     let shape = Shape::new(format.unwrap_or(Format::OpenAi), strict.unwrap_or(false))?;
@@ -490,6 +503,11 @@ fn understand(
             return Err(Error::unknown_field(key.at, key.raw, expected));
         }
     }
+    // `skip_unsupported` belongs to `tool_list` alone.
+    let skip_unsupported = match (op_index == TOOL_LIST, members[SKIP_UNSUPPORTED]) {
+        (false, Some((key, _))) => return Err(Error::unknown_field(key.at, key.raw, expected)),
+        (_, member) => member.is_some_and(|(_, value)| value.kind == Kind::True),
+    };
     // `turn` belongs to `check_turn` alone.
     if let (true, Some((key, _))) = (op_index != CHECK_TURN, members[TURN]) {
         return Err(Error::unknown_field(key.at, key.raw, expected));
@@ -555,7 +573,7 @@ fn understand(
         (None, Some(span)) => Op::CheckCall {
             call: call::read(input, span, format)?,
         },
-        (None, None) => Op::ToolList,
+        (None, None) => Op::ToolList { skip_unsupported },
     };
     Ok(Request { op, shape })
 }

@@ -105,12 +105,17 @@ pub(crate) fn answer<'d, W: Write>(
             }
             declarations.write_tool(out, tool, request.shape)
         }
-        Op::ToolList => {
+        Op::ToolList {
+            skip_unsupported: false,
+        } => {
             if let Some((tool, reason)) = declarations.first_not_expressible(request.shape) {
                 return Err(not_expressible(tool, reason));
             }
             declarations.write_list(out, request.shape)
         }
+        Op::ToolList {
+            skip_unsupported: true,
+        } => declarations.write_declarable(out, request.shape, names),
         Op::CheckCall { call } => check(&call, request.shape, out),
         Op::CheckTurn { turn } => {
             let shape = request.shape;

@@ -8,9 +8,10 @@
 //! catalog read at run time is rendered when it is read, and its answers are a few slices each,
 //! shared between its shapes (`layout.rs`).
 
-use crate::catalog::TOOLS;
+use crate::catalog::{Names, TOOLS};
 use crate::layout::Piece;
 use crate::wire::{slot, Shape, REASON};
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 // `PIECES`, `SPANS` and `LONGEST_LIST`, from build.rs.
@@ -142,6 +143,44 @@ impl<'a> Declarations<'a> {
             self.write(out, self.answer(tool, shape), 1)?;
         }
         out.write_all(b"]\n")
+    }
+
+    /// `tool_list` with `skip_unsupported`: `{"skipped":[{"reason":R,"tool":T},...],"tools":L}`,
+    /// `L` the declarations the shape can give, in catalog order, byte for byte those
+    /// [`Declarations::write_list`] joins; each tool it cannot declare is in `skipped`, with why.
+    pub(crate) fn write_declarable(
+        self,
+        out: &mut impl Write,
+        shape: Shape,
+        names: &impl Names,
+    ) -> io::Result<()> {
+        out.write_all(b"{\"skipped\":[")?;
+        let mut first = true;
+        for tool in 0..self.tools {
+            let Some(reason) = self.not_expressible(tool, shape) else {
+                continue;
+            };
+            if !std::mem::take(&mut first) {
+                out.write_all(b",")?;
+            }
+            out.write_all(b"{\"reason\":\"")?;
+            crate::sink::escaped(out, |text| text.write_str(reason))?;
+            out.write_all(b"\",\"tool\":\"")?;
+            crate::sink::escaped(out, |text| text.write_str(names.name(tool)))?;
+            out.write_all(b"\"}")?;
+        }
+        out.write_all(b"],\"tools\":[")?;
+        let mut first = true;
+        for tool in 0..self.tools {
+            if self.not_expressible(tool, shape).is_some() {
+                continue;
+            }
+            if !std::mem::take(&mut first) {
+                out.write_all(b",")?;
+            }
+            self.write(out, self.answer(tool, shape), 1)?;
+        }
+        out.write_all(b"]}\n")
     }
 }
 

@@ -481,3 +481,100 @@ fn a_catalog_kept_after_rendering_holds_what_the_checkers_read() {
         }
     }
 }
+
+/// `tool_list` with `"skip_unsupported":true`: the declarations a shape can give, each byte for
+/// byte its `tool_schema` answer, and each tool it cannot declare named with the reason its
+/// `tool_schema` gives. Over the pydantic catalog (whose recursive `set_checklist` Gemini
+/// cannot take), seed 003's whole file (whose `ask` OpenAI cannot take) and the compiled-in
+/// one, in every shape.
+#[test]
+fn a_list_can_skip_what_its_shape_cannot_declare() {
+    let ask = |catalog: Option<&RuntimeCatalog>, request: &str| {
+        let mut out = Vec::new();
+        let answer = match catalog {
+            Some(catalog) => catalog.respond(request.as_bytes(), &mut out),
+            None => respond(request.as_bytes(), &mut out),
+        };
+        answer.map(|()| String::from_utf8(out).unwrap())
+    };
+    let pydantic =
+        RuntimeCatalog::from_path(Path::new("tests/catalogs/pydantic/catalog.json")).unwrap();
+    let reasonix =
+        RuntimeCatalog::from_path(Path::new("tests/catalogs/reasonix/full.json")).unwrap();
+    let mut skipped_somewhere = 0;
+    for catalog in [Some(&pydantic), Some(&reasonix), None] {
+        let list = ask(catalog, r#"{"op":"tool_list","format":"mcp"}"#).unwrap();
+        let names: Vec<String> = list
+            .split("\"name\":\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next().map(str::to_string))
+            .collect();
+        for (format, strict) in common::SHAPES {
+            let mut tools = Vec::new();
+            let mut skipped = Vec::new();
+            for name in &names {
+                let request = format!(
+                    r#"{{"op":"tool_schema","tool":"{name}","format":"{format}","strict":{strict}}}"#
+                );
+                match ask(catalog, &request) {
+                    Ok(answer) => tools.push(answer.trim_end().to_string()),
+                    Err(err) if err.code() == "unsupported" => {
+                        skipped.push((name.clone(), err.to_string()))
+                    }
+                    Err(err) => panic!("{request}: {err}"),
+                }
+            }
+            let request = format!(
+                r#"{{"op":"tool_list","format":"{format}","strict":{strict},"skip_unsupported":true}}"#
+            );
+            let Ok(answer) = ask(catalog, &request) else {
+                // Anthropic strict's limits on one request refuse a list whatever it skips.
+                assert!(format == "anthropic" && strict, "{request}");
+                continue;
+            };
+            let (head, tail) = answer.split_once("],\"tools\":[").expect("two members");
+            assert_eq!(tail, format!("{}]}}\n", tools.join(",")), "{request}");
+            let head = head.strip_prefix("{\"skipped\":[").unwrap();
+            let listed: Vec<&str> = head.split("},{").filter(|s| !s.is_empty()).collect();
+            assert_eq!(listed.len(), skipped.len(), "{request}: {head}");
+            for (entry, (name, message)) in listed.iter().zip(&skipped) {
+                assert!(
+                    entry.ends_with(&format!("\"tool\":\"{name}\"}}"))
+                        || entry.ends_with(&format!("\"tool\":\"{name}\"")),
+                    "{entry}"
+                );
+                let reason = entry
+                    .split("\"reason\":\"")
+                    .nth(1)
+                    .unwrap()
+                    .split("\",\"tool\"")
+                    .next()
+                    .unwrap();
+                assert!(
+                    message.contains(&reason.replace("\\\"", "\"")),
+                    "{message} / {reason}"
+                );
+            }
+            skipped_somewhere += skipped.len();
+            if skipped.is_empty() {
+                // Nothing to skip: the list without the flag, as its member.
+                let plain = ask(
+                    catalog,
+                    &format!(r#"{{"op":"tool_list","format":"{format}","strict":{strict}}}"#),
+                )
+                .unwrap();
+                assert_eq!(
+                    format!("{{\"skipped\":[],\"tools\":{}}}\n", plain.trim_end()),
+                    answer
+                );
+            }
+        }
+    }
+    assert!(skipped_somewhere >= 2, "{skipped_somewhere}");
+    let err = ask(
+        None,
+        r#"{"op":"tool_schema","tool":"read_file","skip_unsupported":true}"#,
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), "unknown_field");
+}
