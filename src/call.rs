@@ -208,11 +208,11 @@ fn envelope(
             Role::ArgumentsText => call.arguments = Arguments::Text(span),
             Role::ArgumentsValue => call.arguments = Arguments::Value(span),
             Role::Constant(constant) if !string_eq(value.raw, constant) => {
-                return Err(Error::wrong_type(
+                return Err(Error::wrong_type_advised(
                     base + value.at,
                     field.label,
                     quoted(constant),
-                    "another string",
+                    another_format(value.raw),
                 ));
             }
             Role::Constant(_) | Role::Function => {}
@@ -220,10 +220,81 @@ fn envelope(
     };
     for (index, field) in fields.iter().enumerate() {
         if field.required && seen & (1 << index) == 0 {
+            if let Some(hint) = whole_message(tokens, close.at) {
+                return Err(Error::wrong_type_advised(
+                    base,
+                    "call",
+                    "one tool call",
+                    hint,
+                ));
+            }
             return Err(Error::missing_field(base + close.at, field.label));
         }
     }
     Ok(())
+}
+
+/// How a message names a call's `type` that is not its format's: the format whose calls have
+/// that type, for a call sent with the wrong `format` (or none).
+#[cold]
+fn another_format(literal: &[u8]) -> (&'static str, &'static str) {
+    const TYPES: [(&str, &str, &str); 3] = [
+        (
+            "function",
+            "\"function\"",
+            "; that is an OpenAI Chat Completions call: send \"format\":\"openai\" (the default)",
+        ),
+        (
+            "function_call",
+            "\"function_call\"",
+            "; that is an OpenAI Responses call: send \"format\":\"openai_responses\"",
+        ),
+        (
+            "tool_use",
+            "\"tool_use\"",
+            "; that is an Anthropic call: send \"format\":\"anthropic\"",
+        ),
+    ];
+    TYPES
+        .iter()
+        .find(|(kind, _, _)| string_eq(literal, kind))
+        .map_or(("another string", ""), |&(_, found, advice)| {
+            (found, advice)
+        })
+}
+
+/// Whether the envelope that closes at `close` in the tokenizer's input is a whole message
+/// rather than one call (it has `tool_calls`, `content` or `parts`), and the advice for it.
+#[cold]
+fn whole_message(tokens: &Tokenizer<'_>, close: usize) -> Option<(&'static str, &'static str)> {
+    let input = tokens.input();
+    let text = input.get(..=close)?;
+    let has = |key: &str| {
+        let mut scan = Tokenizer::new(text);
+        let _open = scan.expect_token();
+        while let (Ok(name), Ok(value)) = (scan.expect_token(), scan.expect_token()) {
+            if string_eq(name.raw, key) {
+                return true;
+            }
+            if scan.skip(value).is_err() {
+                break;
+            }
+        }
+        false
+    };
+    if has("tool_calls") {
+        return Some((
+            "a whole message",
+            "; pass one of its tool_calls[i] as call, or the message as turn to check_turn",
+        ));
+    }
+    if has("content") || has("parts") || has("output") {
+        return Some((
+            "a whole message or response",
+            "; pass one call of it as call, or it as turn to check_turn",
+        ));
+    }
+    None
 }
 
 /// How messages name the one string a field may hold.

@@ -395,7 +395,7 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 }
 
 /// Levenshtein distance between two strings of at most 64 bytes, in two rows on the stack.
-fn edit_distance(a: &[u8], b: &[u8]) -> usize {
+pub(crate) fn edit_distance(a: &[u8], b: &[u8]) -> usize {
     let mut previous = [0usize; 65];
     let mut current = [0usize; 65];
     for (j, cell) in previous.iter_mut().enumerate().take(b.len() + 1) {

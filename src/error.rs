@@ -57,6 +57,8 @@ enum Kind {
         field: &'static str,
         expected: &'static str,
         found: &'static str,
+        /// What to do, after the message (`"; send ..."`), or nothing.
+        advice: &'static str,
     },
     UnknownOp {
         value: Snippet,
@@ -243,11 +245,31 @@ impl Error {
                 field,
                 expected,
                 found,
+                advice: "",
             },
         )
     }
 
-    /// `expected` lists the ops, for the message.
+    /// [`Error::wrong_type`], and what to do about it.
+    #[cold]
+    pub(crate) fn wrong_type_advised(
+        at: usize,
+        field: &'static str,
+        expected: &'static str,
+        (found, advice): (&'static str, &'static str),
+    ) -> Error {
+        Error::at(
+            at,
+            Kind::WrongType {
+                field,
+                expected,
+                found,
+                advice,
+            },
+        )
+    }
+
+    /// `expected` is the message's advice: the closest op, or the ops there are.
     pub(crate) fn unknown_op(at: usize, literal: &[u8], expected: &'static str) -> Error {
         let value = Snippet::of(literal);
         Error::at(at, Kind::UnknownOp { value, expected })
@@ -408,12 +430,13 @@ impl fmt::Display for Error {
                 field,
                 expected,
                 found,
+                advice,
             } => write!(
                 f,
-                "field \"{field}\" must be {expected}, found {found} at byte {at}"
+                "field \"{field}\" must be {expected}, found {found} at byte {at}{advice}"
             ),
             Kind::UnknownOp { value, expected } => {
-                write!(f, "{value} at byte {at} is not an op; expected {expected}")
+                write!(f, "{value} at byte {at} is not an op; {expected}")
             }
             Kind::UnknownTool { value, closest } => write!(
                 f,

@@ -117,7 +117,7 @@ fn main() -> ExitCode {
             Some("--strict") if !strict => strict = true,
             Some("--catalog") if catalog.is_none() => match args.next() {
                 Some(path) => catalog = Some(path),
-                None => return usage_error(),
+                None => return usage("--catalog needs the path of a catalog file"),
             },
             _ => return usage_error(),
         }
@@ -177,14 +177,21 @@ fn review_catalog(catalog: Option<&RuntimeCatalog>, strict: bool) -> ExitCode {
 }
 
 fn usage_error() -> ExitCode {
-    let _ = io::stderr()
-        .write_all(b"tool-schema: usage: unexpected arguments; see tool-schema --help\n");
+    usage("unexpected arguments")
+}
+
+/// A bad command line: one line saying what is wrong, exit status 2.
+fn usage(what: &str) -> ExitCode {
+    let _ = writeln!(
+        io::stderr(),
+        "tool-schema: usage: {what}; see tool-schema --help"
+    );
     ExitCode::from(2)
 }
 
 const SMALL_INPUT: usize = 1024;
 
-fn run(catalog: Option<&RuntimeCatalog>) -> Result<(), Error> {
+fn run(catalog: Option<&RuntimeCatalog>) -> Result<(), Failure> {
     let mut small = [0; SMALL_INPUT];
     let len = read_stdin(&mut small)?;
     if len < small.len() {
@@ -196,7 +203,7 @@ fn run(catalog: Option<&RuntimeCatalog>) -> Result<(), Error> {
 /// A request that filled the small buffer: read the rest into one of [`MAX_INPUT`] + 1 bytes,
 /// so a longer input is `too_large` exactly as before.
 #[inline(never)]
-fn run_large(start: &[u8], catalog: Option<&RuntimeCatalog>) -> Result<(), Error> {
+fn run_large(start: &[u8], catalog: Option<&RuntimeCatalog>) -> Result<(), Failure> {
     let mut request = [0; MAX_INPUT + 1];
     request[..start.len()].copy_from_slice(start);
     let len = start.len() + read_stdin(&mut request[start.len()..])?;
@@ -205,7 +212,7 @@ fn run_large(start: &[u8], catalog: Option<&RuntimeCatalog>) -> Result<(), Error
 
 /// Answers once, through [`Out`]: every byte `respond` writes goes to standard output once, in
 /// order, whatever the answer is made of.
-fn answer(request: &[u8], catalog: Option<&RuntimeCatalog>) -> Result<(), Error> {
+fn answer(request: &[u8], catalog: Option<&RuntimeCatalog>) -> Result<(), Failure> {
     let mut out = Out {
         buf: [0; OUT],
         len: 0,
@@ -213,11 +220,41 @@ fn answer(request: &[u8], catalog: Option<&RuntimeCatalog>) -> Result<(), Error>
     // A call_delta here is its stream's only event, and its stream ends with it: a call left
     // open is truncated_arguments, not lost with the process.
     let mut streams = CallStreams::one_event_each();
-    match catalog {
-        Some(catalog) => streams.respond_over(catalog, request, &mut out)?,
-        None => streams.respond(request, &mut out)?,
+    let answered = match catalog {
+        Some(catalog) => streams.respond_over(catalog, request, &mut out),
+        None => streams.respond(request, &mut out),
+    };
+    if let Err(err) = answered {
+        return Err(with_stream_hint(err, request));
     }
-    write_stdout(&out.buf[..out.len])
+    Ok(write_stdout(&out.buf[..out.len])?)
+}
+
+/// Several requests, one a line, piped without `--stream` stop at the second: the error says
+/// how to send them.
+#[cold]
+fn with_stream_hint(err: Error, request: &[u8]) -> Failure {
+    let second_line = request
+        .iter()
+        .position(|&b| b == b'\n')
+        .is_some_and(|newline| request[newline..].iter().any(|b| !b.is_ascii_whitespace()));
+    let hint = match second_line && err.code() == "malformed_json" {
+        true => "; for one request a line, run tool-schema --stream",
+        false => "",
+    };
+    Failure { err, hint }
+}
+
+/// An error for the error line, and what to add to its message.
+struct Failure {
+    err: Error,
+    hint: &'static str,
+}
+
+impl From<Error> for Failure {
+    fn from(err: Error) -> Failure {
+        Failure { err, hint: "" }
+    }
 }
 
 /// Room for an ordinary answer: a declaration, a default catalog's list, a short check_call
@@ -287,16 +324,18 @@ fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
         .map_err(fail)
 }
 
-fn finish(result: Result<(), Error>) -> ExitCode {
-    let Err(err) = result else {
+fn finish(result: Result<(), impl Into<Failure>>) -> ExitCode {
+    let Err(failure) = result else {
         return ExitCode::SUCCESS;
     };
+    let Failure { err, hint } = failure.into();
     // One line, one write, no heap: a truncating stack buffer.
     let mut line = Line {
         buf: [0; 1024],
         len: 0,
     };
     let _ = write!(line, "tool-schema: {}: {err}", err.code());
+    let _ = line.write_str(hint);
     let end = line.len.min(line.buf.len() - 1);
     line.buf[end] = b'\n';
     let _ = io::stderr().write_all(&line.buf[..=end]);

@@ -54,8 +54,50 @@ pub enum Op {
 }
 
 /// The ops there are, for error messages.
-pub(crate) const OPS: &str =
-    "tool_schema, tool_list, check_call, tool_choice, check_turn, call_delta";
+macro_rules! ops {
+    () => {
+        "tool_schema, tool_list, check_call, tool_choice, check_turn, call_delta"
+    };
+}
+
+/// What an `unknown_op` message advises for the op literal `literal`: the op it is closest to,
+/// when one is near (a letter or two off, or a plural), or stream mode for the op only stream
+/// mode has; and the ops there are.
+#[cold]
+fn op_advice(literal: &[u8]) -> &'static str {
+    macro_rules! advice {
+        ($($op:literal),*) => {
+            [$(($op, concat!("did you mean \"", $op, "\"? The ops are ", ops!()))),*]
+        };
+    }
+    const ADVICE: [(&str, &str); 6] = advice!(
+        "tool_schema",
+        "tool_list",
+        "check_call",
+        "tool_choice",
+        "check_turn",
+        "call_delta"
+    );
+    if string_eq(literal, "call_delta") {
+        return "call_delta is answered by CallStreams, which keeps the streams between events \
+                (the CLI uses it in both modes)";
+    }
+    if string_eq(literal, "use_catalog") {
+        return "use_catalog is a request of stream mode only: run tool-schema --stream, \
+                and send it there";
+    }
+    let inner = literal
+        .get(1..literal.len().saturating_sub(1))
+        .unwrap_or(b"");
+    let near = ADVICE
+        .iter()
+        .map(|&(op, advice)| (catalog::edit_distance(inner, op.as_bytes()), advice))
+        .min_by_key(|&(distance, _)| distance);
+    match near {
+        Some((distance, advice)) if distance <= 2 && inner.len() <= 64 => advice,
+        _ => concat!("expected ", ops!()),
+    }
+}
 
 /// The op a request line names, for a message about the line as a whole (an `internal`
 /// error): one of the ops there are, or `"unnamed"` when the line names none of them.
@@ -84,6 +126,27 @@ pub(crate) fn op_named(line: &[u8]) -> &'static str {
         }
     }
     "unnamed"
+}
+
+/// A field no request has: `unknown_field`, unless the line names an op this reader does not
+/// know, which is the better answer (`use_catalog`'s `path`, a misspelt op's fields).
+#[cold]
+fn unknown_field(input: &[u8], key: Token<'_>) -> Error {
+    let mut tokens = Tokenizer::new(input);
+    let _open = tokens.expect_token();
+    while let (Ok(name), Ok(value)) = (tokens.expect_token(), tokens.expect_token()) {
+        if name.kind != Kind::Key {
+            break;
+        }
+        let known = OP_NAMES.iter().any(|op| string_eq(value.raw, op));
+        if string_eq(name.raw, "op") && value.kind == Kind::String && !known {
+            return Error::unknown_op(value.at, value.raw, op_advice(value.raw));
+        }
+        if tokens.skip(value).is_err() {
+            break;
+        }
+    }
+    Error::unknown_field(key.at, key.raw, ANY_FIELD)
 }
 
 /// The ops' names; an op is known by its index here.
@@ -403,7 +466,7 @@ fn read(input: &[u8], tokens: &mut Tokenizer<'_>, names: &impl Names) -> Result<
             break key;
         }
         let Some(field) = FIELD_NAMES.iter().position(|name| string_eq(key.raw, name)) else {
-            return Err(Error::unknown_field(key.at, key.raw, ANY_FIELD));
+            return Err(unknown_field(input, key));
         };
         let (name, want) = (FIELD_NAMES[field], FIELD_KINDS[field]);
         if members[field].is_some() {
@@ -488,7 +551,7 @@ fn understand(
 ) -> Result<Request, Error> {
     let (_, op) = members[OP].ok_or_else(|| Error::missing_field(close, "op"))?;
     let Some(op_index) = OP_NAMES.iter().position(|name| string_eq(op.raw, name)) else {
-        return Err(Error::unknown_op(op.at, op.raw, OPS));
+        return Err(Error::unknown_op(op.at, op.raw, op_advice(op.raw)));
     };
     let expected = match op_index {
         TOOL_SCHEMA => SCHEMA_FIELD,

@@ -384,3 +384,78 @@ fn any_other_argument_is_exit_2() {
             .starts_with("tool-schema: usage: "));
     }
 }
+
+/// `--help` names every op, every flag and every error code the errors page lists.
+#[test]
+fn help_names_every_op_flag_and_code() {
+    let help = String::from_utf8(run(&["--help"], b"").stdout).unwrap();
+    let ops = [
+        "tool_schema",
+        "tool_list",
+        "check_call",
+        "check_turn",
+        "tool_choice",
+        "call_delta",
+        "use_catalog",
+        "skip_unsupported",
+    ];
+    let flags = [
+        "--catalog",
+        "--stream",
+        "--review",
+        "--strict",
+        "--help",
+        "--version",
+    ];
+    for word in ops.iter().chain(&flags) {
+        assert!(help.contains(word), "--help lacks {word}");
+    }
+    let errors = std::fs::read_to_string("docs/errors.md").unwrap();
+    let table = &errors[errors.find("## Codes").unwrap()..errors.find("## One example").unwrap()];
+    let codes: Vec<&str> = table
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `")?.split('`').next())
+        .collect();
+    assert!(codes.len() >= 17, "{codes:?}");
+    for code in codes {
+        assert!(help.contains(code), "--help lacks the code {code}");
+    }
+}
+
+/// Each message a newcomer meets first says what was found and what to do.
+#[test]
+fn first_mistakes_are_told_what_to_do() {
+    let stderr = |args: &[&str], input: &[u8]| String::from_utf8(run(args, input).stderr).unwrap();
+    for (input, wants) in [
+        (&br#"{"op":"tools_list"}"#[..], &[r#"did you mean "tool_list"?"#][..]),
+        (br#"{"op":"check_calls","call":{}}"#, &[r#"did you mean "check_call"?"#]),
+        (br#"{"op":"use_catalog","path":"tools.json"}"#, &["unknown_op: ", "--stream"]),
+        (
+            b"{\"op\":\"tool_list\"}\n{\"op\":\"tool_list\"}\n",
+            &["malformed_json: ", "run tool-schema --stream"],
+        ),
+        (
+            br#"{"op":"check_call","call":{"type":"tool_use","id":"t","name":"read_file","input":{}}}"#,
+            &[r#"found "tool_use""#, r#"send "format":"anthropic""#],
+        ),
+        (
+            br#"{"op":"check_call","format":"openai_responses","call":{"id":"c","type":"function","function":{"name":"read_file","arguments":"{}"}}}"#,
+            &[r#"found "function""#, r#""format":"openai""#],
+        ),
+        (
+            br#"{"op":"check_call","call":{"role":"assistant","content":null,"tool_calls":[]}}"#,
+            &["a whole message", "tool_calls[i]", "check_turn"],
+        ),
+    ] {
+        let message = stderr(&[], input);
+        for want in wants {
+            assert!(message.contains(want), "{}: {message}", String::from_utf8_lossy(input));
+        }
+        assert_eq!(message.lines().count(), 1, "{message}");
+    }
+    let message = stderr(&["--catalog"], b"");
+    assert!(message.contains("--catalog needs the path"), "{message}");
+    // A request that is one line but wrong is not told about --stream.
+    let message = stderr(&[], b"{\"op\":\"tool_list\"} x\n");
+    assert!(!message.contains("--stream"), "{message}");
+}
