@@ -128,8 +128,8 @@ pub(crate) fn op_named(line: &[u8]) -> &'static str {
     "unnamed"
 }
 
-/// A field no request has: `unknown_field`, unless the line names an op this reader does not
-/// know, which is the better answer (`use_catalog`'s `path`, a misspelt op's fields).
+/// A field no request has: `unknown_field`, unless the line is stream mode's `use_catalog`
+/// (its `path`), which is `unknown_op` here, saying where it belongs.
 #[cold]
 fn unknown_field(input: &[u8], key: Token<'_>) -> Error {
     let mut tokens = Tokenizer::new(input);
@@ -138,8 +138,7 @@ fn unknown_field(input: &[u8], key: Token<'_>) -> Error {
         if name.kind != Kind::Key {
             break;
         }
-        let known = OP_NAMES.iter().any(|op| string_eq(value.raw, op));
-        if string_eq(name.raw, "op") && value.kind == Kind::String && !known {
+        if string_eq(name.raw, "op") && string_eq(value.raw, "use_catalog") {
             return Error::unknown_op(value.at, value.raw, op_advice(value.raw));
         }
         if tokens.skip(value).is_err() {
