@@ -586,7 +586,7 @@ trait Events {
     /// (they are `conflicting_arguments` otherwise). Completes it when `complete`.
     fn done(&mut self, index: u64, at: usize, whole: Part, complete: bool) -> Result<(), Error>;
     /// The block at `index` carries input but is not a call of the client's (an Anthropic
-    /// server tool's): its fragments are skipped until `unskip`.
+    /// server tool's): its fragments are skipped until its `stop`.
     fn skip(&mut self, index: u64, at: usize) -> Result<(), Error>;
     /// The block at `index` stops: if it was skipped, no longer; otherwise its call completes.
     fn stop(&mut self, index: u64);
