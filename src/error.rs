@@ -239,15 +239,7 @@ impl Error {
         expected: &'static str,
         found: &'static str,
     ) -> Error {
-        Error::at(
-            at,
-            Kind::WrongType {
-                field,
-                expected,
-                found,
-                advice: "",
-            },
-        )
+        Error::wrong_type_advised(at, field, expected, (found, ""))
     }
 
     /// [`Error::wrong_type`], and what to do about it.

@@ -58,17 +58,7 @@ pub fn serve_catalog(
     output: &mut impl Write,
     catalog: Option<RuntimeCatalog>,
 ) -> Result<(), Error> {
-    let mut out = Output {
-        catalog,
-        streams: CallStreams::default(),
-        sink: output,
-        buf: [0; OUT_CAP],
-        len: 0,
-        answer_at: 0,
-        spill: Vec::new(),
-        spilling: false,
-        sink_failed: false,
-    };
+    let mut out = Output::new(output, catalog);
     let mut buf = [0; IN_CAP];
     // buf[start..end] is input not yet answered; it never holds a newline between reads.
     let (mut start, mut end) = (0, 0);
@@ -132,7 +122,21 @@ struct Output<'a, W: Write> {
     sink_failed: bool,
 }
 
-impl<W: Write> Output<'_, W> {
+impl<'a, W: Write> Output<'a, W> {
+    fn new(sink: &'a mut W, catalog: Option<RuntimeCatalog>) -> Output<'a, W> {
+        Output {
+            catalog,
+            streams: CallStreams::default(),
+            sink,
+            buf: [0; OUT_CAP],
+            len: 0,
+            answer_at: 0,
+            spill: Vec::new(),
+            spilling: false,
+            sink_failed: false,
+        }
+    }
+
     /// Appends the answer to one line, unless it is blank. Being over the limit comes first:
     /// a long line of spaces is `too_large`, not blank. Only a failure of the sink is an
     /// error: whatever else goes wrong, the line gets its error line and the stream goes on.
@@ -361,17 +365,7 @@ mod tests {
     fn a_failed_answer_is_taken_back_and_the_stream_goes_on() {
         for length in [10, OUT_CAP + 10] {
             let mut sink = Vec::new();
-            let mut out = Output {
-                catalog: None,
-                streams: CallStreams::default(),
-                sink: &mut sink,
-                buf: [0; OUT_CAP],
-                len: 0,
-                answer_at: 0,
-                spill: Vec::new(),
-                spilling: false,
-                sink_failed: false,
-            };
+            let mut out = Output::new(&mut sink, None);
             out.answer(br#"{"op":"tool_list","format":"mcp"}"#).unwrap();
             out.answer_at = out.len;
             let half = vec![b'x'; length];

@@ -115,14 +115,7 @@ fn events_of(format: &str, call: &Planned) -> Vec<String> {
                 .collect()
         }
         "openai_responses" if call.mode == Mode::Whole => {
-            let mut item = String::from(r#"{"type":"function_call","arguments":"""#);
-            if let Some(id) = &call.id {
-                item.push_str(&format!(r#","call_id":{}"#, literal(id)));
-            }
-            if let Some(name) = &call.name {
-                item.push_str(&format!(r#","name":{}"#, literal(name)));
-            }
-            item.push('}');
+            let item = responses_item(call);
             let arguments = literal(&call.arguments);
             let done = item.replacen(
                 r#""arguments":"""#,
@@ -142,14 +135,7 @@ fn events_of(format: &str, call: &Planned) -> Vec<String> {
             ]
         }
         "openai_responses" => {
-            let mut item = String::from(r#"{"type":"function_call","arguments":"""#);
-            if let Some(id) = &call.id {
-                item.push_str(&format!(r#","call_id":{}"#, literal(id)));
-            }
-            if let Some(name) = &call.name {
-                item.push_str(&format!(r#","name":{}"#, literal(name)));
-            }
-            item.push('}');
+            let item = responses_item(call);
             events.push(format!(
                 r#"{{"type":"response.output_item.added","item":{item},"output_index":{index}}}"#
             ));
@@ -227,6 +213,19 @@ fn events_of(format: &str, call: &Planned) -> Vec<String> {
             )]
         }
     }
+}
+
+/// A Responses `function_call` item for `call`, its arguments `""`.
+fn responses_item(call: &Planned) -> String {
+    let mut item = String::from(r#"{"type":"function_call","arguments":"""#);
+    if let Some(id) = &call.id {
+        item.push_str(&format!(r#","call_id":{}"#, literal(id)));
+    }
+    if let Some(name) = &call.name {
+        item.push_str(&format!(r#","name":{}"#, literal(name)));
+    }
+    item.push('}');
+    item
 }
 
 /// What `check_call` says of the call sent whole, without its newline; `None` when the
