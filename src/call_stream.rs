@@ -911,8 +911,16 @@ impl<N: QuickTables> Events for Apply<'_, N> {
             .calls
             .iter()
             .position(|call| call.live && call.index == index && !call.settled);
-        if let Some(call) = found {
-            self.settle(call, Settle::Check);
+        let Some(call) = found else {
+            return;
+        };
+        // A call found certainly wrong by the event that also completes it (arguments given
+        // whole) is complete: it gets check_call's whole verdict, not the early one.
+        let count = self.count;
+        match self.settled[..count].iter_mut().find(|(c, _)| *c == call) {
+            Some(entry) if entry.1 == Settle::Early => entry.1 = Settle::Check,
+            Some(_) => {}
+            None => self.settle(call, Settle::Check),
         }
     }
 

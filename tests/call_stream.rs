@@ -1206,3 +1206,36 @@ fn recorded_streams_answer_what_an_independent_assembler_says() {
     }
     assert!(settled_calls >= 20, "{settled_calls} calls");
 }
+
+/// Found by the call_stream fuzz target: a call whose arguments come whole and certainly wrong
+/// in the event that also completes it (Anthropic's `message_start`, a Responses item done
+/// with no deltas) got the early verdict's one problem, where check_call finds every one.
+#[test]
+fn a_call_given_whole_gets_check_calls_whole_verdict() {
+    let catalog = streams_catalog();
+    let input = r#"{"f":1,"g":2}"#;
+    let message = format!(
+        r#"{{"type":"message_start","message":{{"content":[{{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{input}}}]}}}}"#
+    );
+    let answers = replay("anthropic", &[&message]);
+    assert_eq!(
+        answers[0],
+        settled(0, &anthropic_weather_verdict("toolu_1", input))
+    );
+    let want = check_call(
+        Some(&catalog),
+        "openai_responses",
+        &format!(
+            r#"{{"type":"function_call","call_id":"call_1","name":"get_weather","arguments":{}}}"#,
+            literal(input)
+        ),
+    );
+    assert!(want.matches("\"code\"").count() >= 2, "{want}");
+    let added = r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","call_id":"call_1","name":"get_weather","arguments":""}}"#;
+    let done = format!(
+        r#"{{"type":"response.output_item.done","output_index":0,"item":{{"type":"function_call","call_id":"call_1","name":"get_weather","arguments":{}}}}}"#,
+        literal(input)
+    );
+    let answers = replay("openai_responses", &[added, &done]);
+    assert_eq!(answers[1], settled(0, &want));
+}
