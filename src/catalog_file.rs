@@ -12,6 +12,7 @@
 //! It reads the document into a tree without recursion (an explicit stack), then walks the tree;
 //! the walk recurses once per schema level, and the tokenizer's depth limit bounds that.
 
+use crate::number::{self, Count};
 use crate::schema::{
     is_property_name, is_tool_name, Annotations, Definition, DefsKeyword, Hints, Keyword, Keywords,
     Model, NodeId, Number, OwnedModel, Property, Rare, Run, Scalar, Schema, Text, Tool, TupleForm,
@@ -74,18 +75,11 @@ impl fmt::Display for CatalogError {
 
 impl std::error::Error for CatalogError {}
 
-/// Reads and checks a catalog file.
+/// Reads and checks a catalog file: a JSON array of tools, or what an MCP server answers to
+/// `tools/list`, whose `tools` member is that array.
 pub fn read(bytes: &[u8]) -> Result<Catalog, CatalogError> {
     let document = parse(bytes)?;
-    let Value::Array(entries) = &document.value else {
-        return Err(document_error(
-            "",
-            format!(
-                "the catalog must be a JSON array of tools, found {}",
-                describe(&document.value)
-            ),
-        ));
-    };
+    let (entries, array) = tools_of(&document)?;
     if entries.is_empty() {
         return Err(document_error(
             "",
@@ -104,7 +98,7 @@ pub fn read(bytes: &[u8]) -> Result<Catalog, CatalogError> {
     let mut totals = Totals::default();
     let mut model = OwnedModel::default();
     for (index, entry) in entries.iter().enumerate() {
-        read_tool(index, entry, &mut model, &mut totals)?;
+        read_tool(array, index, entry, &mut model, &mut totals)?;
         let name = model.model().name(index);
         if let Some(earlier) = (0..index).find(|&t| model.model().name(t) == name) {
             return Err(tool_error(
@@ -115,6 +109,50 @@ pub fn read(bytes: &[u8]) -> Result<Catalog, CatalogError> {
         }
     }
     Ok(model)
+}
+
+/// The tools array of a catalog file. An MCP server's `tools/list` result
+/// (modelcontextprotocol.io/specification/2026-07-28/server/tools, "Listing Tools") is an
+/// object whose `tools` member is the array. Its other members say nothing of a tool and are
+/// ignored: `nextCursor` (one page of a longer list: utilities/pagination), `_meta`,
+/// `resultType`, and the cache hints `ttlMs` and `cacheScope` (2026-07-28's
+/// server/utilities/caching). So is the JSON-RPC response around a result (`jsonrpc`, `id`).
+/// Gives the array and its pointer in the file.
+fn tools_of<'d>(document: &'d Node<'d>) -> Result<(&'d [Node<'d>], &'static str), CatalogError> {
+    let member = |node: &'d Node<'d>, key: &str| match &node.value {
+        Value::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+        _ => None,
+    };
+    let (found, pointer) = match member(document, "result") {
+        Some(result) if member(document, "jsonrpc").is_some() => {
+            (member(result, "tools"), "/result/tools")
+        }
+        _ => (member(document, "tools"), "/tools"),
+    };
+    match (&document.value, found) {
+        (Value::Array(entries), _) => Ok((entries, "")),
+        (
+            Value::Object(_),
+            Some(Node {
+                value: Value::Array(entries),
+            }),
+        ) => Ok((entries, pointer)),
+        (Value::Object(_), Some(other)) => Err(document_error(
+            pointer,
+            format!(
+                "a tools/list result's tools must be a JSON array of tools, found {}",
+                describe(&other.value)
+            ),
+        )),
+        _ => Err(document_error(
+            "",
+            format!(
+                "the catalog must be a JSON array of tools, or a tools/list result with one as \
+                 its \"tools\", found {}",
+                describe(&document.value)
+            ),
+        )),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -396,6 +434,7 @@ const TOOL_FIELDS: &str =
     "name, title, description, inputSchema, outputSchema, annotations, icons, execution, _meta";
 
 fn read_tool(
+    array: &str,
     index: usize,
     entry: &Node<'_>,
     model: &mut OwnedModel,
@@ -403,7 +442,7 @@ fn read_tool(
 ) -> Result<(), CatalogError> {
     let Value::Object(members) = &entry.value else {
         return Err(document_error(
-            &format!("/{index}"),
+            &format!("{array}/{index}"),
             format!("a tool must be an object, found {}", describe(&entry.value)),
         ));
     };
@@ -708,7 +747,7 @@ const TYPES: &str = "object, array, string, integer, number, boolean, null";
 
 /// Every keyword a schema may have, and the types it applies to (empty: any node). A keyword
 /// whose node gives `type` without any of them is refused, since it could never apply.
-const KEYWORDS: [(&str, &[Type]); 41] = [
+const KEYWORDS: [(&str, &[Type]); 44] = [
     ("type", &[]),
     ("title", &[]),
     ("description", &[]),
@@ -744,6 +783,11 @@ const KEYWORDS: [(&str, &[Type]); 41] = [
     ("minLength", &[Type::String]),
     ("maxLength", &[Type::String]),
     ("pattern", &[Type::String]),
+    // The content vocabulary: annotations, which 2020-12 never asserts (JSON-Schema-Test-Suite's
+    // `content.json` finds every instance valid), written by pydantic for `Json[...]`.
+    ("contentEncoding", &[Type::String]),
+    ("contentMediaType", &[Type::String]),
+    ("contentSchema", &[Type::String]),
     // Any node: JSON Schema 2020-12's validation vocabulary (section 7.1) has a format validate
     // only the types it is defined for, and an instance of another type passes. OpenAPI-made
     // catalogs put formats on numbers (Notion's MCP server: `"type":"integer","format":"int32"`),
@@ -881,11 +925,26 @@ struct SchemaReader<'m> {
 }
 
 /// Where a value checked after the walk is: its keyword's pointer in `value_texts`, written
-/// once for all of an `enum`'s or `examples`' values, and its index there.
+/// once for all of an `enum`'s or `examples`' values, its index there, and what a value that
+/// does not fit is.
 #[derive(Clone)]
 struct Place {
     keyword: Range<usize>,
     index: Option<usize>,
+    fit: Fit,
+}
+
+/// What becomes of a value that its node refuses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fit {
+    /// `const` and `enum`: it says what a call may hold, so one that no call could hold is a
+    /// broken catalog, refused.
+    Required,
+    /// `default` and `examples`: annotations, which JSON Schema asks to fit but does not
+    /// require (json-schema.org/understanding-json-schema/reference/annotations: "should
+    /// validate against the schema in which it resides, but that isn't required"). Kept as an
+    /// unfit annotation ([`Keyword::UnfitDefault`], [`Keyword::UnfitExamples`]).
+    Annotation,
 }
 
 impl SchemaReader<'_> {
@@ -988,6 +1047,14 @@ impl SchemaReader<'_> {
             (types, type_form)
         };
         for (key, _) in members {
+            // An extension, as OpenAPI names them ("The field name MUST begin with x-":
+            // github.com/OAI/OpenAPI-Specification/blob/main/versions/3.1.0.md#specification-
+            // extensions), which FastMCP writes in every output schema
+            // (`x-fastmcp-wrap-result`): for its own tools, never for a model or a check, so
+            // it is dropped from every shape.
+            if key.starts_with("x-") {
+                continue;
+            }
             let Some((_, applies)) = KEYWORDS.iter().find(|(keyword, _)| keyword == key) else {
                 return Err((
                     at(key),
@@ -1051,6 +1118,20 @@ impl SchemaReader<'_> {
         schema.description = text(self, "description")?;
         annotations.comment = text(self, "$comment")?;
         annotations.dialect = text(self, "$schema")?;
+        annotations.content_encoding = text(self, "contentEncoding")?;
+        annotations.content_media_type = text(self, "contentMediaType")?;
+        if let Some(content) = field("contentSchema") {
+            let (Value::Object(_) | Value::Bool(_)) = content.value else {
+                return Err((
+                    at("contentSchema"),
+                    format!(
+                        "must be a schema (an object or a boolean), found {}",
+                        describe(&content.value)
+                    ),
+                ));
+            };
+            annotations.content_schema = Some(self.model.text(&canonical(content)));
+        }
         rare.format = text(self, "format")?;
         for (key, slot) in [
             ("deprecated", &mut annotations.deprecated),
@@ -1147,6 +1228,7 @@ impl SchemaReader<'_> {
             let place = Place {
                 keyword: self.pointer_text(&at),
                 index: None,
+                fit: Fit::Required,
             };
             rare.constant = Some(self.value_of(value, id, types, type_form, &at, place)?);
         }
@@ -1159,6 +1241,7 @@ impl SchemaReader<'_> {
                 Place {
                     keyword,
                     index: None,
+                    fit: Fit::Annotation,
                 },
             );
         }
@@ -1171,6 +1254,7 @@ impl SchemaReader<'_> {
                 let place = Place {
                     keyword: keyword.clone(),
                     index: Some(i),
+                    fit: Fit::Annotation,
                 };
                 self.fit_later(id, example, place);
             }
@@ -1404,6 +1488,7 @@ impl SchemaReader<'_> {
             let place = Place {
                 keyword: keyword.clone(),
                 index: Some(i),
+                fit: Fit::Required,
             };
             let key = match &element.value {
                 Value::String(text) => Comparable::Text(text),
@@ -1553,9 +1638,10 @@ impl SchemaReader<'_> {
         Ok(())
     }
 
-    /// Every `default`, `const`, `enum` value and example fits its node, as check_call would
-    /// judge it.
-    fn values_fit(&self) -> Result<(), SchemaError> {
+    /// Every `const` and `enum` value fits its node, as check_call would judge it; a `default`
+    /// or an example that does not is kept as an unfit annotation.
+    fn values_fit(&mut self) -> Result<(), SchemaError> {
+        let mut unfit = Vec::new();
         let model = self.model.model();
         for (id, value, place) in &self.values {
             let value = &self.value_texts[value.clone()];
@@ -1564,11 +1650,27 @@ impl SchemaReader<'_> {
             if let Some(problem) =
                 crate::validate::first_problem(model, self.root, *id, value.as_bytes())
             {
+                if place.fit == Fit::Annotation {
+                    unfit.push((*id, place.index.is_some()));
+                    continue;
+                }
                 let mut pointer = self.value_texts[place.keyword.clone()].to_string();
                 if let Some(index) = place.index {
                     let _ = write!(pointer, "/{index}");
                 }
                 return Err((pointer, format!("does not fit its own schema: {problem}")));
+            }
+        }
+        for (id, example) in unfit {
+            let run = self.model.nodes[id as usize].keywords;
+            let start = (run.start + u32::from(run.rare)) as usize;
+            let annotations = start..start + usize::from(run.annotations);
+            for keyword in &mut self.model.keywords[annotations] {
+                *keyword = match *keyword {
+                    Keyword::Default(at) if !example => Keyword::UnfitDefault(at),
+                    Keyword::Examples(text) if example => Keyword::UnfitExamples(text),
+                    other => other,
+                };
             }
         }
         Ok(())
@@ -1676,8 +1778,7 @@ fn types_admit(types: Types, node: &Node<'_>) -> bool {
         Value::Null => types.has(Type::Null),
         Value::Number(text) => {
             types.has(Type::Number)
-                || (types.has(Type::Integer)
-                    && text.parse::<f64>().is_ok_and(|value| value.fract() == 0.0))
+                || (types.has(Type::Integer) && number::is_integer(text.as_bytes()))
         }
     }
 }
@@ -1839,14 +1940,17 @@ fn counts<'n>(
             _ => describe(&node.value).to_string(),
         };
         match node.value {
-            Value::Number(text) if text.bytes().all(|b| b.is_ascii_digit()) => {
-                text.parse::<u64>().map(Some).map_err(|_| {
-                    (
-                        path.key(key).pointer(),
-                        format!("{text} is too large for a count"),
-                    )
-                })
-            }
+            Value::Number(text) => match number::count(text.as_bytes()) {
+                Count::Of(count) => Ok(Some(count)),
+                Count::TooLarge => Err((
+                    path.key(key).pointer(),
+                    format!("{text} is too large for a count"),
+                )),
+                Count::Refused => Err((
+                    path.key(key).pointer(),
+                    format!("must be a non-negative integer, found {}", found()),
+                )),
+            },
             _ => Err((
                 path.key(key).pointer(),
                 format!("must be a non-negative integer, found {}", found()),
@@ -2164,6 +2268,11 @@ fn keyword_expression(keyword: &Keyword) -> String {
         Keyword::Title(title) => text("Title", title),
         Keyword::Comment(comment) => text("Comment", comment),
         Keyword::Default(at) => value("Default", at),
+        Keyword::UnfitDefault(at) => value("UnfitDefault", at),
+        Keyword::UnfitExamples(examples) => text("UnfitExamples", examples),
+        Keyword::ContentEncoding(encoding) => text("ContentEncoding", encoding),
+        Keyword::ContentMediaType(media) => text("ContentMediaType", media),
+        Keyword::ContentSchema(schema) => text("ContentSchema", schema),
         Keyword::Examples(json) => text("Examples", json),
         Keyword::Deprecated(given) => flag("Deprecated", given),
         Keyword::ReadOnly(given) => flag("ReadOnly", given),

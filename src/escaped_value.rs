@@ -90,7 +90,7 @@ pub(crate) enum Reading {
 /// The time is in the chain from one escape to the next (load, search, the escape's length,
 /// load), not in the instructions: this shape runs a patch 1.5 times as fast as the one before
 /// it, which entered the plain loop again after every escape, and the 60 KB write 1.2 times,
-/// for 13% more instructions there (docs/performance.md, issue 17's fifth round).
+/// for 13% more instructions there (the history of docs/performance.md in git, issue 17's fifth round).
 #[inline]
 pub(crate) fn read_into<const TWICE: bool>(
     text: &[u8],

@@ -294,6 +294,60 @@ pub struct Divisor {
     place: i64,
 }
 
+/// Whether a number literal is an integer, whatever its spelling: `1.0`, `1e2` and `-0` are.
+/// JSON Schema's data model counts any number with a zero fractional part as an integer
+/// (json-schema.org/draft/2020-12/json-schema-core, 4.2.1, "Instance Data Model"), for `type`
+/// and for the keywords that take one. A malformed literal is none.
+pub(crate) fn is_integer(literal: &[u8]) -> bool {
+    match parts(literal) {
+        None => false,
+        Some(parts) if parts.zero => true,
+        Some(parts) => exponent(literal, &parts) + parts.place_offset(parts.last) >= 0,
+    }
+}
+
+/// A count keyword's value (`maxItems`, `minLength`...): 2020-12's validation vocabulary asks
+/// for "a non-negative integer", which `2.0` and `1e1` are ([`is_integer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Count {
+    /// The integer it is.
+    Of(u64),
+    /// A non-negative integer beyond `u64`.
+    TooLarge,
+    /// A fraction, a negative number, or a malformed literal.
+    Refused,
+}
+
+/// Reads a count keyword's literal exactly, in time linear in its length.
+pub(crate) fn count(literal: &[u8]) -> Count {
+    let Some(parts) = parts(literal) else {
+        return Count::Refused;
+    };
+    if parts.zero {
+        return Count::Of(0);
+    }
+    if parts.negative || !is_integer(literal) {
+        return Count::Refused;
+    }
+    // `X·10^place`, the last significant digit's place at least 0 (an integer).
+    let place = exponent(literal, &parts) + parts.place_offset(parts.last);
+    let mut value: u64 = 0;
+    for i in parts.first..=parts.last {
+        let digit = u64::from(parts.digit(literal, i));
+        match value.checked_mul(10).and_then(|v| v.checked_add(digit)) {
+            Some(next) => value = next,
+            None => return Count::TooLarge,
+        }
+    }
+    let scale = u32::try_from(place)
+        .ok()
+        .and_then(|place| 10u64.checked_pow(place));
+    match scale.and_then(|scale| value.checked_mul(scale)) {
+        Some(value) => Count::Of(value),
+        None => Count::TooLarge,
+    }
+}
+
 /// The largest integer magnitude a call's argument may hold: 2^53 − 1, beyond which a 64-bit
 /// float (what most harnesses parse into) no longer holds every integer.
 pub(crate) const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -616,6 +670,58 @@ mod tests {
                 assert_eq!(same, compare(a, b) == Ordering::Equal);
                 assert_eq!(compare(a, b), compare(b, a).reverse());
             }
+        }
+    }
+
+    #[test]
+    fn integers_whatever_their_spelling() {
+        for yes in [
+            "0",
+            "-0",
+            "1",
+            "1.0",
+            "1e2",
+            "10e-1",
+            "2.50e1",
+            "-3.000",
+            "0.1e1",
+            "1e999999999999",
+        ] {
+            assert!(is_integer(yes.as_bytes()), "{yes}");
+        }
+        for no in [
+            "1.5",
+            "1e-1",
+            "0.01e1",
+            "1.00000000000000000001",
+            "-2.5e0",
+            "x",
+            "",
+            "1.",
+        ] {
+            assert!(!is_integer(no.as_bytes()), "{no}");
+        }
+    }
+
+    #[test]
+    fn counts_exactly() {
+        for (literal, value) in [
+            ("0", 0),
+            ("-0", 0),
+            ("-0.0e5", 0),
+            ("2.0", 2),
+            ("1e1", 10),
+            ("20E-1", 2),
+            ("18446744073709551615", u64::MAX),
+            ("1.8446744073709551615e19", u64::MAX),
+        ] {
+            assert_eq!(count(literal.as_bytes()), Count::Of(value), "{literal}");
+        }
+        for literal in ["18446744073709551616", "1e20", "1e999999999999"] {
+            assert_eq!(count(literal.as_bytes()), Count::TooLarge, "{literal}");
+        }
+        for literal in ["-1", "1.5", "-1e1", "1e-1", "x", "01"] {
+            assert_eq!(count(literal.as_bytes()), Count::Refused, "{literal}");
         }
     }
 }

@@ -313,7 +313,7 @@ impl<'a, C: QuickTables> Quick<'a, '_, C> {
         let input = self.input;
         let at = prefix(input, 0, OP)?;
         // Harnesses that name the format even when it is the default took 94 ns instead of 49
-        // while this reader declined them (docs/performance.md, issue 17).
+        // while this reader declined them (the history of docs/performance.md in git, issue 17).
         let at = prefix(input, at, FORMAT).unwrap_or(at);
         let at = prefix(input, at, CALL)?;
         let id_start = at - 1;

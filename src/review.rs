@@ -40,11 +40,15 @@ pub enum Rule {
     UsageConditions,
     /// A tool whose annotations state none of MCP's hints.
     SideEffects,
+    /// A `default` that its own node refuses.
+    DefaultMismatch,
+    /// An `examples` entry that its own node refuses.
+    ExampleMismatch,
 }
 
 impl Rule {
     /// Every rule, in the order of [`Rule::id`]'s table in `docs/review.md`.
-    pub const ALL: [Rule; 10] = [
+    pub const ALL: [Rule; 12] = [
         Rule::CommandExecution,
         Rule::PrivilegeFlag,
         Rule::CredentialParameter,
@@ -55,6 +59,8 @@ impl Rule {
         Rule::ClosedChoice,
         Rule::UsageConditions,
         Rule::SideEffects,
+        Rule::DefaultMismatch,
+        Rule::ExampleMismatch,
     ];
 
     /// The rule's stable id.
@@ -70,6 +76,8 @@ impl Rule {
             Rule::ClosedChoice => "closed-choice",
             Rule::UsageConditions => "usage-conditions",
             Rule::SideEffects => "side-effects",
+            Rule::DefaultMismatch => "default-mismatch",
+            Rule::ExampleMismatch => "example-mismatch",
         }
     }
 }
@@ -259,6 +267,28 @@ fn review_node(
     label: &str,
     found: &mut impl FnMut(String, Rule, String),
 ) {
+    // The reader keeps a `default` or `examples` that the node refuses (JSON Schema allows
+    // them), and marks it so.
+    let annotations = model.annotations(node);
+    if annotations.unfit_default.is_some() {
+        found(
+            format!("{pointer}/default"),
+            Rule::DefaultMismatch,
+            "a default that this schema refuses: it is never applied, kept only in the MCP \
+             shape and dropped from the providers', where a model would send it; make it fit \
+             (for `limit: int = None`, type the parameter `Optional[int]`), or remove it"
+                .into(),
+        );
+    }
+    if annotations.unfit_examples.is_some() {
+        found(
+            format!("{pointer}/examples"),
+            Rule::ExampleMismatch,
+            "an example that this schema refuses: the examples are kept only in the MCP shape; \
+             make each fit, or remove it"
+                .into(),
+        );
+    }
     if node.boolean.is_some() || node.type_form == TypeForm::Absent {
         return;
     }

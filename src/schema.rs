@@ -144,7 +144,14 @@ impl<'a> Model<'a> {
                 Keyword::Title(text) => annotations.title = Some(text),
                 Keyword::Comment(text) => annotations.comment = Some(text),
                 Keyword::Default(at) => annotations.default = Some(self.values[at as usize]),
+                Keyword::UnfitDefault(at) => {
+                    annotations.unfit_default = Some(self.values[at as usize])
+                }
                 Keyword::Examples(text) => annotations.examples = Some(text),
+                Keyword::UnfitExamples(text) => annotations.unfit_examples = Some(text),
+                Keyword::ContentEncoding(text) => annotations.content_encoding = Some(text),
+                Keyword::ContentMediaType(text) => annotations.content_media_type = Some(text),
+                Keyword::ContentSchema(text) => annotations.content_schema = Some(text),
                 Keyword::Deprecated(flag) => annotations.deprecated = Some(flag),
                 Keyword::ReadOnly(flag) => annotations.read_only = Some(flag),
                 Keyword::WriteOnly(flag) => annotations.write_only = Some(flag),
@@ -424,7 +431,7 @@ impl OwnedModel {
     }
 
     /// This model without what only the renderer reads: every node's annotations (`title`,
-    /// `default`...), the nodes no tool's arguments reach (`outputSchema`'s), and the tools'
+    /// `default`...) but the review's marks of unfit ones, the nodes no tool's arguments reach (`outputSchema`'s), and the tools'
     /// fields that only MCP's declaration writes. What is left is what the call checkers, the
     /// review and the name lookup read, in the same order, so they walk it as they walked the
     /// whole. A catalog read at run time keeps this once it is rendered: a framework's catalog
@@ -584,6 +591,11 @@ impl OwnedModel {
                     Keyword::Title(_)
                     | Keyword::Comment(_)
                     | Keyword::Default(_)
+                    | Keyword::UnfitDefault(_)
+                    | Keyword::UnfitExamples(_)
+                    | Keyword::ContentEncoding(_)
+                    | Keyword::ContentMediaType(_)
+                    | Keyword::ContentSchema(_)
                     | Keyword::Examples(_)
                     | Keyword::Deprecated(_)
                     | Keyword::ReadOnly(_)
@@ -593,6 +605,25 @@ impl OwnedModel {
                 to.keywords.push(copied);
             }
             let rare = (to.keywords.len() as u32 - start) as u16;
+            // Of the annotations, only the marks the review reads: a `default` or `examples`
+            // that the node refuses (rare, and never read by a checker).
+            let annotations = &self.keywords
+                [(keywords.start + u32::from(keywords.rare)) as usize..]
+                [..usize::from(keywords.annotations)];
+            for &keyword in annotations {
+                match keyword {
+                    Keyword::UnfitDefault(at) => {
+                        let at = value(&mut to, at);
+                        to.keywords.push(Keyword::UnfitDefault(at));
+                    }
+                    Keyword::UnfitExamples(old) => {
+                        let text = text(&mut to, old);
+                        to.keywords.push(Keyword::UnfitExamples(text));
+                    }
+                    _ => {}
+                }
+            }
+            let marks = (to.keywords.len() as u32 - start) as u16 - rare;
             to.nodes.push(Schema {
                 ty,
                 types,
@@ -608,12 +639,12 @@ impl OwnedModel {
                 additional: additional.map(id),
                 items: items.map(id),
                 unique_items,
-                keywords: match rare {
+                keywords: match rare + marks {
                     0 => Keywords::NONE,
                     _ => Keywords {
                         start,
                         rare,
-                        annotations: 0,
+                        annotations: marks,
                     },
                 },
             });
@@ -828,8 +859,18 @@ pub enum Keyword {
     Comment(Text),
     /// [`Annotations::default`], a value of [`Model::values`].
     Default(u32),
+    /// [`Annotations::unfit_default`], a value of [`Model::values`].
+    UnfitDefault(u32),
     /// [`Annotations::examples`].
     Examples(Text),
+    /// [`Annotations::unfit_examples`].
+    UnfitExamples(Text),
+    /// [`Annotations::content_encoding`].
+    ContentEncoding(Text),
+    /// [`Annotations::content_media_type`].
+    ContentMediaType(Text),
+    /// [`Annotations::content_schema`].
+    ContentSchema(Text),
     /// [`Annotations::deprecated`].
     Deprecated(bool),
     /// [`Annotations::read_only`].
@@ -841,7 +882,7 @@ pub enum Keyword {
 }
 
 /// The annotations of a [`Schema`] node: what tells a reader about the value, never what it
-/// may be, save `default`, which the reader checks against the node. Stored as
+/// may be. Stored as
 /// [`Keyword`]s after the node's [`Rare`] ones, and gathered into this for the renderer.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Annotations {
@@ -850,10 +891,22 @@ pub struct Annotations {
     pub title: Option<Text>,
     /// `$comment`: for the catalog's readers, never for a model.
     pub comment: Option<Text>,
-    /// `default`: any JSON value, valid against this node.
+    /// `default`: a JSON value that fits this node, as check_call would judge it. Never applied
+    /// to a call: JSON Schema makes it an annotation, "not used to fill in missing values during
+    /// the validation process", whose value "should validate against the schema in which it
+    /// resides, but that isn't required" (json-schema.org/understanding-json-schema/reference/
+    /// annotations).
     pub default: Option<Scalar>,
-    /// `examples`: a JSON array, kept as canonical JSON.
+    /// A `default` that this node refuses, as FastMCP writes `limit: int = None` (`"default":
+    /// null` on an integer). Kept where a shape keeps what the catalog says (MCP), dropped from
+    /// the providers' shapes, where a model would read it as a value to send, and reported by
+    /// the review (`default-mismatch`).
+    pub unfit_default: Option<Scalar>,
+    /// `examples`: a JSON array, kept as canonical JSON, each of them fitting this node.
     pub examples: Option<Text>,
+    /// `examples` of which one at least does not fit this node: kept as [`Self::unfit_default`]
+    /// is, and reported by the review (`example-mismatch`).
+    pub unfit_examples: Option<Text>,
     /// `deprecated`, `readOnly` and `writeOnly`, as given.
     pub deprecated: Option<bool>,
     /// `readOnly`.
@@ -862,6 +915,14 @@ pub struct Annotations {
     pub write_only: Option<bool>,
     /// `$schema`, at the root only.
     pub dialect: Option<Text>,
+    /// `contentEncoding`, `contentMediaType` and `contentSchema` (kept as canonical JSON): how
+    /// a string encodes other data, as pydantic writes `Json[...]`. Annotations only: a call's
+    /// string is never decoded (JSON-Schema-Test-Suite's draft 2020-12 `content.json`).
+    pub content_encoding: Option<Text>,
+    /// `contentMediaType`.
+    pub content_media_type: Option<Text>,
+    /// `contentSchema`.
+    pub content_schema: Option<Text>,
 }
 
 impl Annotations {
@@ -873,11 +934,17 @@ impl Annotations {
             self.title.map(Keyword::Title),
             self.comment.map(Keyword::Comment),
             self.default.map(|scalar| Keyword::Default(value(scalar))),
+            self.unfit_default
+                .map(|scalar| Keyword::UnfitDefault(value(scalar))),
             self.examples.map(Keyword::Examples),
+            self.unfit_examples.map(Keyword::UnfitExamples),
             self.deprecated.map(Keyword::Deprecated),
             self.read_only.map(Keyword::ReadOnly),
             self.write_only.map(Keyword::WriteOnly),
             self.dialect.map(Keyword::Dialect),
+            self.content_encoding.map(Keyword::ContentEncoding),
+            self.content_media_type.map(Keyword::ContentMediaType),
+            self.content_schema.map(Keyword::ContentSchema),
         ];
         keywords.extend(entries.into_iter().flatten());
     }
@@ -887,11 +954,16 @@ impl Annotations {
         title: None,
         comment: None,
         default: None,
+        unfit_default: None,
         examples: None,
+        unfit_examples: None,
         deprecated: None,
         read_only: None,
         write_only: None,
         dialect: None,
+        content_encoding: None,
+        content_media_type: None,
+        content_schema: None,
     };
 }
 

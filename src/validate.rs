@@ -16,7 +16,9 @@
 
 use crate::error::MAX_DEPTH;
 use crate::format::StringFormat;
-use crate::number::{compare, float, overflowing_number, same_value, Divisor, MAX_SAFE_INTEGER};
+use crate::number::{
+    compare, float, is_integer, overflowing_number, same_value, Divisor, MAX_SAFE_INTEGER,
+};
 use crate::schema::{Model, NodeId, Scalar, Schema, Text, Type, TypeForm};
 use crate::tokenizer::{decode, Kind, Stop, Token, Tokenizer};
 use std::cmp::Ordering;
@@ -1047,11 +1049,6 @@ fn for_each_discriminator_value(
             }
         }
     }
-}
-
-/// Whether a number literal is an integer: no fraction, whatever its spelling (`1.0`, `1e2`).
-fn is_integer(literal: &[u8]) -> bool {
-    Divisor::parse(b"1").is_ok_and(|one| one.divides(literal))
 }
 
 /// Whether a string literal (quotes and escapes included) decodes to `want`. A literal without

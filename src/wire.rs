@@ -637,15 +637,38 @@ impl Writer<'_> {
             text(&mut members, "title", annotations.title);
             text(&mut members, "$comment", annotations.comment);
             text(&mut members, "$schema", annotations.dialect);
+            text(
+                &mut members,
+                "contentEncoding",
+                annotations.content_encoding,
+            );
+            text(
+                &mut members,
+                "contentMediaType",
+                annotations.content_media_type,
+            );
+            if let Some(schema) = annotations.content_schema {
+                members.put("contentSchema", |out| out.raw(model.str(schema).as_bytes()));
+            }
         }
         text(&mut members, "description", node.description);
-        if let Some(default) = annotations.default {
+        // A `default` or `examples` that the node refuses is the catalog's own word, kept for
+        // MCP's readers; a provider's model would take it for a value to send.
+        let default = match mcp {
+            true => annotations.default.or(annotations.unfit_default),
+            false => annotations.default,
+        };
+        if let Some(default) = default {
             if !openai && !anthropic {
                 members.put("default", |out| scalar(out, model, escapes, default));
             }
         }
+        let examples = match mcp {
+            true => annotations.examples.or(annotations.unfit_examples),
+            false => annotations.examples,
+        };
         if mcp || plain {
-            if let Some(examples) = annotations.examples {
+            if let Some(examples) = examples {
                 members.put("examples", |out| out.raw(model.str(examples).as_bytes()));
             }
             for (key, flag) in [

@@ -5,6 +5,7 @@
 mod common;
 
 use tool_schema::catalog_file::{read, Catalog};
+use tool_schema::review::Rule;
 use tool_schema::RuntimeCatalog;
 
 fn refusal(catalog: &str) -> String {
@@ -37,11 +38,63 @@ fn accepted(catalog: &str) -> Catalog {
     read(catalog.as_bytes()).unwrap_or_else(|err| panic!("{err}: {catalog}"))
 }
 
+/// The review's findings of a `default` or `examples` that its node refuses, which the reader
+/// takes (JSON Schema only asks them to fit), as `pointer rule` lines.
+fn unfit(catalog: &str) -> Vec<String> {
+    accepted(catalog);
+    let catalog = RuntimeCatalog::from_bytes(catalog.as_bytes()).unwrap();
+    let mismatch = [Rule::DefaultMismatch, Rule::ExampleMismatch];
+    (catalog.review().into_iter())
+        .filter(|finding| mismatch.contains(&finding.rule))
+        .map(|finding| format!("{} {}", finding.pointer, finding.rule.id()))
+        .collect()
+}
+
+/// The declaration of the one tool of `catalog` in `format`.
+fn declared(catalog: &str, format: &str) -> String {
+    let catalog = RuntimeCatalog::from_bytes(catalog.as_bytes()).unwrap();
+    let mut out = Vec::new();
+    let request = format!(r#"{{"op":"tool_schema","tool":"t","format":"{format}"}}"#);
+    catalog.respond(request.as_bytes(), &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
 #[test]
 fn the_document() {
     assert_eq!(
         refusal("{}"),
-        r#""": the catalog must be a JSON array of tools, found an object"#
+        r#""": the catalog must be a JSON array of tools, or a tools/list result with one as its "tools", found an object"#
+    );
+    assert_eq!(
+        refusal("1"),
+        r#""": the catalog must be a JSON array of tools, or a tools/list result with one as its "tools", found a number"#
+    );
+    // What an MCP server answers to tools/list, and the JSON-RPC response around it: the
+    // tools array, its pointer in the file, and the other members ignored.
+    let tool = r#"{"name":"t","description":"d","inputSchema":{"type":"object"}}"#;
+    for file in [
+        format!(
+            r#"{{"tools":[{tool}],"nextCursor":"c","_meta":{{}},"ttlMs":0,"cacheScope":"private","resultType":"complete"}}"#
+        ),
+        format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"tools":[{tool}]}}}}"#),
+    ] {
+        assert_eq!(accepted(&file).tools.len(), 1, "{file}");
+    }
+    assert_eq!(
+        refusal(r#"{"tools":{}}"#),
+        r#"/tools: a tools/list result's tools must be a JSON array of tools, found an object"#
+    );
+    assert_eq!(
+        refusal(r#"{"tools":[1]}"#),
+        "/tools/0: a tool must be an object, found a number"
+    );
+    assert_eq!(
+        refusal(r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[1]}}"#),
+        "/result/tools/0: a tool must be an object, found a number"
+    );
+    assert_eq!(
+        refusal(r#"{"tools":[]}"#),
+        r#""": the catalog has no tools; give at least one"#
     );
     assert_eq!(
         refusal("[]"),
@@ -441,9 +494,11 @@ fn types() {
     let with_output = |output: &str| {
         format!(r#"[{{"name":"t","description":"d","inputSchema":{{}},"outputSchema":{output}}}]"#)
     };
-    assert_eq!(
-        refusal(&with_output(r#"{"properties":{},"examples":["a"]}"#)),
-        r#"tool "t": /outputSchema/examples/0: does not fit its own schema: must be an object"#
+    // Its examples are kept as the catalog wrote them, though they do not fit.
+    accepted(&with_output(r#"{"properties":{},"examples":["a"]}"#));
+    assert!(
+        declared(&with_output(r#"{"properties":{},"examples":["a"]}"#), "mcp")
+            .contains(r#""examples":["a"]"#)
     );
     assert_eq!(
         refusal(&with_output(r#"{"maxLength":3}"#)),
@@ -466,10 +521,7 @@ fn types() {
         refusal(&with_schema(r#"{"const":{"a":1},"required":[]}"#)),
         r#"tool "t": /inputSchema/const: does not fit its own schema: at /a: is not a property this object takes"#
     );
-    assert_eq!(
-        refusal(&with_output(r#"{"default":{"a":1}}"#)),
-        r#"tool "t": /outputSchema/default: does not fit its own schema: at /a: is not a property this object takes"#
-    );
+    accepted(&with_output(r#"{"default":{"a":1}}"#));
     accepted(&with_schema(r#"{"const":{}}"#));
     accepted(&with_schema(
         r#"{"additionalProperties":true,"const":{"a":1}}"#,
@@ -648,7 +700,23 @@ fn arrays_and_counts() {
         )),
         r#"tool "t": /inputSchema/properties/p/additionalItems: "additionalItems" follows a tuple given as an "items" list (draft-07), and there is none; give "items" instead"#
     );
-    for bad in ["-1", "1.5", "1e2", "\"2\""] {
+    // A count is a non-negative integer in JSON Schema's data model, however it is written
+    // (JSON-Schema-Test-Suite's "maxItems validation with a decimal"): read as that integer,
+    // and written in canonical form.
+    for (given, canonical) in [("2.0", "2"), ("1e1", "10"), ("-0", "0"), ("20E-1", "2")] {
+        let catalog = with_property(&format!(
+            r#"{{"type":"array","items":{{"type":"string"}},"maxItems":{given}}}"#
+        ));
+        for format in ["mcp", "openai", "gemini"] {
+            let declaration = declared(&catalog, format);
+            let want = format!(r#""maxItems":{canonical}"#);
+            assert!(
+                declaration.contains(&want),
+                "{given} {format}: {declaration}"
+            );
+        }
+    }
+    for bad in ["-1", "1.5", "2.5e0", "1e-1", "\"2\""] {
         let found = if bad.starts_with('"') {
             "a string"
         } else {
@@ -787,50 +855,85 @@ fn enums_bounds_and_defaults() {
         refusal(&with_property(r#"{"type":"integer","minimum":"1"}"#)),
         r#"tool "t": /inputSchema/properties/p/minimum: must be a number, found a string"#
     );
-    // A default, an example, a const and every enum value must fit the node.
+    // A const and every enum value must fit the node. A default or an example need not (JSON
+    // Schema's annotations, "should validate ... but that isn't required"): each is kept in
+    // the MCP shape, dropped from the providers', and reported by the review.
+    for (property, pointer, rule) in [
+        (
+            r#"{"type":"integer","default":"5"}"#,
+            "default",
+            "default-mismatch",
+        ),
+        (
+            r#"{"type":"integer","default":1.5}"#,
+            "default",
+            "default-mismatch",
+        ),
+        (
+            r#"{"type":"integer","default":null}"#,
+            "default",
+            "default-mismatch",
+        ),
+        (
+            r#"{"type":"integer","minimum":1,"default":0}"#,
+            "default",
+            "default-mismatch",
+        ),
+        (
+            r#"{"type":"string","enum":["a"],"default":"b"}"#,
+            "default",
+            "default-mismatch",
+        ),
+        (
+            r#"{"type":"string","maxLength":1,"default":"éé"}"#,
+            "default",
+            "default-mismatch",
+        ),
+        (
+            r#"{"type":"string","pattern":"^a","examples":["ab","b"]}"#,
+            "examples",
+            "example-mismatch",
+        ),
+        (
+            r#"{"type":"array","items":{"type":"string"},"default":[1]}"#,
+            "default",
+            "default-mismatch",
+        ),
+        (
+            r#"{"type":"number","multipleOf":0.1,"default":0.35}"#,
+            "default",
+            "default-mismatch",
+        ),
+    ] {
+        let catalog = with_property(property);
+        assert_eq!(
+            unfit(&catalog),
+            [format!("/inputSchema/properties/p/{pointer} {rule}")],
+            "{property}"
+        );
+        let key = format!(r#""{pointer}":"#);
+        assert!(declared(&catalog, "mcp").contains(&key), "{property}");
+        for format in ["openai", "openai_responses", "anthropic", "gemini"] {
+            let declaration = declared(&catalog, format);
+            assert!(!declaration.contains(&key), "{format}: {declaration}");
+        }
+    }
+    // Beside them, a default that fits is kept where it always was, and the review is quiet.
+    let catalog = with_property(r#"{"type":"integer","default":3,"examples":[1]}"#);
+    assert!(unfit(&catalog).is_empty());
+    assert!(declared(&catalog, "gemini").contains(r#""default":3"#));
+    assert!(declared(&catalog, "openai").contains(r#""examples":[1]"#));
     assert_eq!(
-        refusal(&with_property(r#"{"type":"integer","default":"5"}"#)),
-        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: must be an integer"#
-    );
-    assert_eq!(
-        refusal(&with_property(r#"{"type":"integer","default":1.5}"#)),
-        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: must be an integer"#
+        refusal(&with_property(
+            r#"{"type":"integer","minimum":1,"const":0}"#
+        )),
+        r#"tool "t": /inputSchema/properties/p/const: does not fit its own schema: must be at least 1"#
     );
     assert_eq!(
         refusal(&with_property(
-            r#"{"type":"integer","minimum":1,"default":0}"#
+            r#"{"type":"string","maxLength":1,"enum":["a","éé"]}"#
         )),
-        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: must be at least 1"#
-    );
-    assert_eq!(
-        refusal(&with_property(
-            r#"{"type":"string","enum":["a"],"default":"b"}"#
-        )),
-        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: must be one of "a""#
-    );
-    assert_eq!(
-        refusal(&with_property(
-            r#"{"type":"string","maxLength":1,"default":"éé"}"#
-        )),
-        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: must be at most 1 character long, found 2"#
-    );
-    assert_eq!(
-        refusal(&with_property(
-            r#"{"type":"string","pattern":"^a","examples":["ab","b"]}"#
-        )),
-        r#"tool "t": /inputSchema/properties/p/examples/1: does not fit its own schema: must match the pattern "^a""#
-    );
-    assert_eq!(
-        refusal(&with_property(
-            r#"{"type":"array","items":{"type":"string"},"default":[1]}"#
-        )),
-        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: at /0: must be a string"#
-    );
-    assert_eq!(
-        refusal(&with_property(
-            r#"{"type":"number","multipleOf":0.1,"default":0.35}"#
-        )),
-        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: must be a multiple of 0.1"#
+        r#"tool "t": /inputSchema/properties/p/enum/1: does not fit its own schema: must be at most 1 character long, found 2"#
     );
     // `format` is an annotation for the catalog's own values (JSON Schema 2020-12's default):
     // generators write defaults their language accepts, such as pydantic's time without an
@@ -906,11 +1009,11 @@ fn openai_strict_limits_apply_to_the_whole_catalog() {
 fn messages_stay_on_one_line() {
     // Found by the catalog fuzz target: a catalog string with a newline, in a rule's message.
     let message = refusal(&with_property(
-        r#"{"type":"array","items":{"enum":["a","b\n\u2028c\""]},"default":["x"]}"#,
+        r#"{"type":"array","items":{"enum":["a","b\n\u2028c\""]},"const":["x"]}"#,
     ));
     assert_eq!(
         message,
-        r#"tool "t": /inputSchema/properties/p/default: does not fit its own schema: at /0: must be one of "a", "b\n\u2028c\"""#
+        r#"tool "t": /inputSchema/properties/p/const: does not fit its own schema: at /0: must be one of "a", "b\n\u2028c\"""#
     );
     let message = refusal(r#"[{"name":"a\nb","description":"d","inputSchema":{"type":"object"}}]"#);
     assert!(!message.contains('\n'), "{message}");

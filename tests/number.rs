@@ -10,82 +10,12 @@
 //! number, in a group whose schema uses only the numeric keywords, decided with this module
 //! alone. `#[ignore]`d like tests/jsontestsuite.rs, and run by CI (`.ci/run`).
 
+mod common;
+
+use common::json::{array, get, parse, Value};
 use std::cmp::Ordering;
 use std::path::PathBuf;
 use tool_schema::number::{compare, same_value, Divisor};
-use tool_schema::tokenizer::{decode, Kind, Tokenizer};
-
-/// A JSON value as the tests need it: numbers kept as their literal.
-#[derive(Debug)]
-enum Value {
-    Number(Vec<u8>),
-    String(String),
-    Bool(bool),
-    Null,
-    Array(Vec<Value>),
-    Object(Vec<(String, Value)>),
-}
-
-fn string(raw: &[u8]) -> String {
-    let mut out = String::new();
-    decode(raw, |c| out.push(c));
-    out
-}
-
-/// The value that starts with `first`, read on from `tokens`.
-fn value(first: tool_schema::tokenizer::Token, tokens: &mut Tokenizer) -> Value {
-    match first.kind {
-        Kind::Number => Value::Number(first.raw.to_vec()),
-        Kind::String => Value::String(string(first.raw)),
-        Kind::True => Value::Bool(true),
-        Kind::False => Value::Bool(false),
-        Kind::Null => Value::Null,
-        Kind::ArrayStart => {
-            let mut items = Vec::new();
-            loop {
-                let token = tokens.next().expect("JSON").expect("a token");
-                if token.kind == Kind::ArrayEnd {
-                    return Value::Array(items);
-                }
-                items.push(value(token, tokens));
-            }
-        }
-        Kind::ObjectStart => {
-            let mut members = Vec::new();
-            loop {
-                let key = tokens.next().expect("JSON").expect("a token");
-                if key.kind == Kind::ObjectEnd {
-                    return Value::Object(members);
-                }
-                let first = tokens.next().expect("JSON").expect("a token");
-                members.push((string(key.raw), value(first, tokens)));
-            }
-        }
-        Kind::Key | Kind::ArrayEnd | Kind::ObjectEnd => panic!("not a value: {first:?}"),
-    }
-}
-
-fn parse(text: &[u8]) -> Value {
-    let mut tokens = Tokenizer::with_limit(text, text.len());
-    let first = tokens.next().expect("JSON").expect("a value");
-    let parsed = value(first, &mut tokens);
-    assert_eq!(tokens.next(), Ok(None));
-    parsed
-}
-
-fn get<'v>(object: &'v Value, key: &str) -> Option<&'v Value> {
-    match object {
-        Value::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-        _ => None,
-    }
-}
-
-fn array(value: Option<&Value>) -> &[Value] {
-    match value {
-        Some(Value::Array(items)) => items,
-        other => panic!("not an array: {other:?}"),
-    }
-}
 
 fn number(value: &Value) -> &[u8] {
     match value {

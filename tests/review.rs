@@ -26,6 +26,7 @@ fn real_catalogs_get_the_reference_findings() {
             "github-mcp-server",
             "tests/catalogs/mcp-servers/github-mcp-server.json",
         ),
+        ("fastmcp", "tests/catalogs/fastmcp/tools-list.json"),
     ] {
         let bytes = std::fs::read(root().join(file)).unwrap();
         let catalog = RuntimeCatalog::from_bytes(&bytes).unwrap();

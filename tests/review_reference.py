@@ -4,16 +4,22 @@ independently of src/review.rs: tests/review/<name>.txt, one line per finding,
 `TOOL POINTER RULE: message`, sorted by tool, then pointer, then the rule's place in the table.
 
     python3 tests/review_reference.py && git diff --exit-code tests/review
+
+Whether a `default` or an example fits its node is judged by the `jsonschema` package
+(4.26.0, Draft202012Validator, without a format checker: formats are annotations here).
 """
 import json
 import pathlib
 import re
 
+import jsonschema
+
 HERE = pathlib.Path(__file__).parent
 ROOT = HERE.parent
 
 RULES = ["command-execution", "privilege-flag", "credential-parameter", "open-url", "open-path",
-         "permissive-object", "missing-bound", "closed-choice", "usage-conditions", "side-effects"]
+         "permissive-object", "missing-bound", "closed-choice", "usage-conditions", "side-effects",
+         "default-mismatch", "example-mismatch"]
 
 COMMAND_WORDS = {"command", "cmd", "script", "shell", "exec", "eval"}
 COMMAND_PHRASES = ["shell command", "command to run", "command to execute", "command line to",
@@ -50,6 +56,11 @@ MESSAGES = {
     "side-effects": "no annotations say what the tool does to its environment, so a client takes "
     "MCP's defaults (it may change things, destructively, not idempotently, in an open world); "
     "set readOnlyHint, destructiveHint, idempotentHint and openWorldHint",
+    "default-mismatch": "a default that this schema refuses: it is never applied, kept only in "
+    "the MCP shape and dropped from the providers', where a model would send it; make it fit "
+    "(for `limit: int = None`, type the parameter `Optional[int]`), or remove it",
+    "example-mismatch": "an example that this schema refuses: the examples are kept only in the "
+    "MCP shape; make each fit, or remove it",
 }
 BOUNDS = {
     "string": "a string with no maxLength, enum or pattern: bound its length",
@@ -88,7 +99,14 @@ def escape(name):
     return name.replace("~", "~0").replace("/", "~1")
 
 
-def node_findings(node, pointer, label, found):
+def node_findings(node, pointer, label, found, root):
+    if isinstance(node, dict):
+        # The node judged as part of its tool's schema, so that a `$ref` in it resolves.
+        fits = jsonschema.Draft202012Validator(root).evolve(schema=node).is_valid
+        if "default" in node and not fits(node["default"]):
+            found(pointer + "/default", "default-mismatch")
+        if "examples" in node and not all(fits(example) for example in node["examples"]):
+            found(pointer + "/examples", "example-mismatch")
     if not isinstance(node, dict) or "type" not in node:
         return
     types = node["type"] if isinstance(node["type"], list) else [node["type"]]
@@ -138,7 +156,7 @@ def review(catalog):
         stack = [(tool["inputSchema"], "/inputSchema", "")]
         while stack:
             node, pointer, label = stack.pop()
-            node_findings(node, pointer, label, found)
+            node_findings(node, pointer, label, found, tool["inputSchema"])
             if not isinstance(node, dict):
                 continue
             for key, child in node.get("properties", {}).items():
@@ -168,7 +186,8 @@ def main():
                        ("reasonix", HERE / "catalogs" / "reasonix" / "catalog.json"),
                        ("pydantic", HERE / "catalogs" / "pydantic" / "catalog.json"),
                        ("zod", HERE / "catalogs" / "zod" / "catalog.json"),
-                       ("github-mcp-server", HERE / "catalogs" / "mcp-servers" / "github-mcp-server.json")]:
+                       ("github-mcp-server", HERE / "catalogs" / "mcp-servers" / "github-mcp-server.json"),
+                       ("fastmcp", HERE / "catalogs" / "fastmcp" / "tools.json")]:
         (out / (name + ".txt")).write_text(review(json.loads(path.read_text())))
 
 

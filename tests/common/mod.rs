@@ -1,6 +1,8 @@
 //! Running the real binary from tests.
 #![allow(dead_code)] // each test file uses part of this
 
+pub mod json;
+
 use std::io::Write;
 use std::process::{Child, Command, Output, Stdio};
 
@@ -125,9 +127,9 @@ pub const STRUCTURAL_RULES: [(&str, &str, &str); 13] = [
         r#"tool "t": /inputSchema/$defs/a/allOf/0: this reference leads back to itself without stepping into a property or an item: no value could end it"#,
     ),
     (
-        "a default fits its own schema",
-        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"integer"}},"default":{"a":"1"}}}}}]"#,
-        r#"tool "t": /inputSchema/properties/o/default: does not fit its own schema: at /a: must be an integer"#,
+        "a const fits its own schema",
+        r#"[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"integer"}},"const":{"a":"1"}}}}}]"#,
+        r#"tool "t": /inputSchema/properties/o/const: does not fit its own schema: at /a: must be an integer"#,
     ),
     (
         "a pattern is one the checker can match, in linear time",
