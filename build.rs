@@ -77,7 +77,16 @@ fn main() {
         .display()
         .to_string();
     let bytes = std::fs::read(&path).unwrap_or_else(|err| fail(&format!("{shown}: {err}")));
-    let catalog = catalog_file::read(&bytes).unwrap_or_else(|err| fail(&format!("{shown}: {err}")));
+    // Every tool that breaks a rule, each on its line, as a compiler lists its errors: the
+    // build refuses the file for any of them.
+    let (catalog, refused) =
+        catalog_file::read_each_tool(&bytes).unwrap_or_else(|err| fail(&format!("{shown}: {err}")));
+    if !refused.is_empty() {
+        for refusal in &refused[..refused.len() - 1] {
+            eprintln!("error: {shown}: {refusal}");
+        }
+        fail(&format!("{shown}: {}", refused[refused.len() - 1]));
+    }
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo"));
     let model = catalog;
     review(&model, &shown);

@@ -219,6 +219,12 @@ pub(crate) trait Names {
     fn optional(&self, tool: usize) -> usize;
     /// The same, over every tool.
     fn optional_in_all(&self) -> usize;
+    /// Why a tool of the file, named by the request's `literal` (its quotes included), was
+    /// left out of a catalog read at run time: a call to it is told so.
+    fn refusal(&self, literal: &[u8]) -> Option<&crate::catalog_file::CatalogError> {
+        let _ = literal;
+        None
+    }
 }
 
 /// The compiled-in catalog, through [`Names`]: every method is one of this module's tables.

@@ -76,8 +76,22 @@ impl fmt::Display for CatalogError {
 impl std::error::Error for CatalogError {}
 
 /// Reads and checks a catalog file: a JSON array of tools, or what an MCP server answers to
-/// `tools/list`, whose `tools` member is that array.
+/// `tools/list`, whose `tools` member is that array. Any tool that breaks a rule refuses the
+/// whole file, as a build must.
 pub fn read(bytes: &[u8]) -> Result<Catalog, CatalogError> {
+    read_tools(bytes, false).map(|(catalog, _)| catalog)
+}
+
+/// [`read`], but a tool that breaks a rule is left out, and its refusal kept, as an MCP client
+/// must take a server it does not control: one sloppy tool must not cost it the others. What
+/// is no catalog at all is still refused whole: not JSON, no tools array, more than
+/// [`MAX_TOOLS`] tools, two tools of one name, or no tool that passes (then the refusal is the
+/// first tool's).
+pub fn read_each_tool(bytes: &[u8]) -> Result<(Catalog, Vec<CatalogError>), CatalogError> {
+    read_tools(bytes, true)
+}
+
+fn read_tools(bytes: &[u8], each_tool: bool) -> Result<(Catalog, Vec<CatalogError>), CatalogError> {
     let document = parse(bytes)?;
     let (entries, array) = tools_of(&document)?;
     if entries.is_empty() {
@@ -97,18 +111,39 @@ pub fn read(bytes: &[u8]) -> Result<Catalog, CatalogError> {
     }
     let mut totals = Totals::default();
     let mut model = OwnedModel::default();
+    // The entry each kept tool was read from, and the refusals of the others.
+    let (mut entry_of, mut refused) = (Vec::new(), Vec::new());
     for (index, entry) in entries.iter().enumerate() {
-        read_tool(array, index, entry, &mut model, &mut totals)?;
-        let name = model.model().name(index);
-        if let Some(earlier) = (0..index).find(|&t| model.model().name(t) == name) {
+        let (mark, totals_before) = (model.mark(), totals);
+        if let Err(refusal) = read_tool(array, index, entry, &mut model, &mut totals) {
+            if !each_tool {
+                return Err(refusal);
+            }
+            model.rewind(mark);
+            totals = totals_before;
+            refused.push(refusal);
+            continue;
+        }
+        let tool = model.tools.len() - 1;
+        let name = model.model().name(tool);
+        if let Some(earlier) = (0..tool).find(|&t| model.model().name(t) == name) {
             return Err(tool_error(
                 &quote(name),
                 "/name",
-                format!("{} is already the name of tool #{earlier}", quote(name)),
+                format!(
+                    "{} is already the name of tool #{}",
+                    quote(name),
+                    entry_of[earlier]
+                ),
             ));
         }
+        entry_of.push(index);
     }
-    Ok(model)
+    if model.tools.is_empty() {
+        // Every tool was refused: the file is, with the first one's reason.
+        return Err(refused.swap_remove(0));
+    }
+    Ok((model, refused))
 }
 
 /// The tools array of a catalog file. An MCP server's `tools/list` result
@@ -733,7 +768,7 @@ fn write_string(out: &mut String, text: &str) {
 // Schemas.
 
 /// Counts kept across the whole catalog, for OpenAI strict's limits.
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct Totals {
     properties: usize,
     enum_values: usize,

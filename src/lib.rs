@@ -89,7 +89,7 @@ pub mod writer;
 pub use call_stream::{CallStreams, MAX_CALL_ARGUMENTS, MAX_STREAMS, MAX_STREAM_CALLS};
 pub use error::{Error, MAX_DEPTH, MAX_INPUT};
 pub use respond::respond;
-pub use runtime::RuntimeCatalog;
+pub use runtime::{BadTool, RuntimeCatalog};
 pub use stream::{serve, serve_catalog};
 pub use wire::{Format, Shape};
 pub use writer::MAX_OUTPUT;

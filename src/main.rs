@@ -11,11 +11,11 @@ use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use tool_schema::{serve_catalog, CallStreams, Error, RuntimeCatalog, MAX_INPUT};
+use tool_schema::{serve_catalog, BadTool, CallStreams, Error, RuntimeCatalog, MAX_INPUT};
 
 const USAGE: &str = "\
-usage: tool-schema [--catalog PATH] [--stream] < request.json
-       tool-schema [--catalog PATH] --review [--strict]
+usage: tool-schema [--catalog PATH [--catalog-strict]] [--stream] < request.json
+       tool-schema [--catalog PATH [--catalog-strict]] --review [--strict]
        tool-schema --help | --version
 
 Reads one JSON request on standard input and writes one response on standard output: compact
@@ -42,8 +42,12 @@ requests:
     \"format\":F    openai (default), openai_responses, anthropic, gemini or mcp
     \"strict\":B    false (default) or true; true needs openai, openai_responses or anthropic
 
---catalog PATH: read the tools from the catalog file PATH (an MCP tools/list array) instead
-  of the compiled-in catalog, by the build's rules; a refused file is bad_catalog, exit 1.
+--catalog PATH: read the tools from the catalog file PATH (an MCP tools/list array or
+  result) instead of the compiled-in catalog, by the build's rules. A tool that breaks one is
+  left out, one line on standard error for each (tool-schema: left_out: PATH: its refusal),
+  and a call to it is told why; a file that is no catalog at all, or whose every tool breaks
+  a rule, is bad_catalog, exit 1. --catalog-strict: refuse the whole file for any tool, as a
+  build does.
 
 --review: the catalog review instead of a request: risky or vague design (commands, privilege
   flags, secrets, open URLs and paths, permissive objects, missing bounds, choices without an
@@ -54,7 +58,9 @@ requests:
 --stream: one request per line, one response line per request, until end of input; an error
   is the line {\"error\":{\"code\":C,\"message\":M}} and the stream goes on. Blank lines are
   skipped. {\"op\":\"use_catalog\",\"path\":P} reads the catalog file P for the lines after
-  it, answering {\"ok\":true,\"tools\":N}, or bad_catalog and the catalog stays.
+  it, as --catalog does, answering {\"ok\":true,\"refused\":[R,...],\"tools\":N}, each R a
+  tool left out ({\"code\":\"bad_catalog\",\"message\":M,\"pointer\":P,\"tool\":T}),
+  or bad_catalog and the catalog stays; with \"strict\":true, all or nothing.
   {\"op\":\"call_delta\",\"format\":F,\"strict\":B,\"stream\":S,\"event\":E} gives one
   event E of a provider's stream S (named by the caller) and answers the calls it settled,
   {\"calls\":[{\"index\":I,\"verdict\":V}]}, V as check_call's; \"end\":true ends the
@@ -107,14 +113,17 @@ fn main() -> ExitCode {
         }
         return finish(write_stdout(text.as_bytes()));
     }
-    // [--catalog PATH] [--stream | --review [--strict]], in any order, each at most once.
+    // [--catalog PATH [--catalog-strict]] [--stream | --review [--strict]], in any order,
+    // each at most once.
     let (mut stream, mut catalog, mut review, mut strict) = (false, None, false, false);
+    let mut catalog_strict = false;
     let mut next = Some(first);
     while let Some(arg) = next {
         match arg.to_str() {
             Some("--stream") if !stream => stream = true,
             Some("--review") if !review => review = true,
             Some("--strict") if !strict => strict = true,
+            Some("--catalog-strict") if !catalog_strict => catalog_strict = true,
             Some("--catalog") if catalog.is_none() => match args.next() {
                 Some(path) => catalog = Some(path),
                 None => return usage("--catalog needs the path of a catalog file"),
@@ -123,13 +132,25 @@ fn main() -> ExitCode {
         }
         next = args.next();
     }
-    if (review && stream) || (strict && !review) {
+    if (review && stream) || (strict && !review) || (catalog_strict && catalog.is_none()) {
         return usage_error();
     }
+    let bad_tool = match catalog_strict {
+        true => BadTool::RefusesTheFile,
+        false => BadTool::IsLeftOut,
+    };
     let catalog = match catalog {
         None => None,
-        Some(path) => match RuntimeCatalog::from_path(Path::new(&path)) {
-            Ok(catalog) => Some(catalog),
+        Some(path) => match RuntimeCatalog::load_path(Path::new(&path), bad_tool) {
+            Ok(catalog) => {
+                // Each tool left out, on its own line: the client still gets the others.
+                let mut stderr = io::stderr().lock();
+                for refusal in catalog.refused() {
+                    let shown = Path::new(&path).display();
+                    let _ = writeln!(stderr, "tool-schema: left_out: {shown}: {refusal}");
+                }
+                Some(catalog)
+            }
             Err(line) => {
                 // The build's line, whole, after the path: nothing on standard output.
                 let _ = writeln!(io::stderr(), "tool-schema: bad_catalog: {line}");

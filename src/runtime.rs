@@ -72,6 +72,21 @@ pub struct RuntimeCatalog {
     key_at: Vec<u32>,
     /// Every tool's valid answer's ending, one after another.
     valid_ends: Vec<u8>,
+    /// The tools left out, each with its refusal ([`BadTool::IsLeftOut`]).
+    refused: Vec<CatalogError>,
+}
+
+/// What reading a catalog at run time does with a tool that breaks one of the reader's rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BadTool {
+    /// The whole file is refused, as a build refuses it ([`RuntimeCatalog::from_bytes`]): for a
+    /// catalog one owns, where a broken tool is a mistake to fix.
+    RefusesTheFile,
+    /// The tool is left out and its refusal kept ([`RuntimeCatalog::refused`]); the others are
+    /// read as a file without it would be. For an MCP client, which takes servers it does not
+    /// control. A file that is no catalog at all is still refused
+    /// ([`catalog_file::read_each_tool`]).
+    IsLeftOut,
 }
 
 /// What the quick path reads of one tool of a run-time catalog.
@@ -93,7 +108,26 @@ impl RuntimeCatalog {
     /// refusal is the build's line (tool, JSON Pointer, rule). At most
     /// [`MAX_CATALOG`](crate::catalog_file::MAX_CATALOG) bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<RuntimeCatalog, CatalogError> {
-        let whole = catalog_file::read(bytes)?;
+        RuntimeCatalog::load(bytes, BadTool::RefusesTheFile)
+    }
+
+    /// Reads a catalog file's bytes, a tool that breaks a rule taken as `bad_tool` says.
+    ///
+    /// ```
+    /// use tool_schema::BadTool;
+    /// let file = br#"[{"name":"good","description":"Fine.","inputSchema":{"type":"object"}},
+    ///   {"name":"bad","description":"Broken.","inputSchema":{"type":"object","propertes":{}}}]"#;
+    /// let catalog = tool_schema::RuntimeCatalog::load(file, BadTool::IsLeftOut).unwrap();
+    /// assert_eq!(catalog.len(), 1);
+    /// assert_eq!(catalog.refused()[0].tool.as_deref(), Some("\"bad\""));
+    /// assert_eq!(catalog.refused()[0].pointer, "/inputSchema/propertes");
+    /// assert!(tool_schema::RuntimeCatalog::load(file, BadTool::RefusesTheFile).is_err());
+    /// ```
+    pub fn load(bytes: &[u8], bad_tool: BadTool) -> Result<RuntimeCatalog, CatalogError> {
+        let (whole, refused) = match bad_tool {
+            BadTool::RefusesTheFile => (catalog_file::read(bytes)?, Vec::new()),
+            BadTool::IsLeftOut => catalog_file::read_each_tool(bytes)?,
+        };
         let rendered = wire::render(whole.model(), Layout::shared(2 * bytes.len()));
         let longest = rendered.longest_list(whole.tools.len());
         let wire::Rendered {
@@ -186,20 +220,32 @@ impl RuntimeCatalog {
             optional_in_all,
             patterns,
             longest,
+            refused,
         })
+    }
+
+    /// The tools that [`BadTool::IsLeftOut`] left out, each with its refusal, in file order:
+    /// none for a catalog read whole.
+    pub fn refused(&self) -> &[CatalogError] {
+        &self.refused
     }
 
     /// Reads the catalog file at `path`, as given: at most
     /// [`MAX_CATALOG`](crate::catalog_file::MAX_CATALOG) bytes, no `$ref` outside it followed,
     /// nothing fetched. A refusal is one line: the path, then the reader's.
     pub fn from_path(path: &Path) -> Result<RuntimeCatalog, String> {
+        RuntimeCatalog::load_path(path, BadTool::RefusesTheFile)
+    }
+
+    /// [`RuntimeCatalog::from_path`], a tool that breaks a rule taken as `bad_tool` says.
+    pub fn load_path(path: &Path, bad_tool: BadTool) -> Result<RuntimeCatalog, String> {
         let shown = path.display();
         let file = std::fs::File::open(path).map_err(|err| format!("{shown}: {err}"))?;
         let mut bytes = Vec::new();
         file.take(MAX_CATALOG as u64 + 1)
             .read_to_end(&mut bytes)
             .map_err(|err| format!("{shown}: {err}"))?;
-        RuntimeCatalog::from_bytes(&bytes).map_err(|err| format!("{shown}: {err}"))
+        RuntimeCatalog::load(&bytes, bad_tool).map_err(|err| format!("{shown}: {err}"))
     }
 
     /// The catalog review's findings (`review.rs`), sorted by tool, then pointer, then rule.
@@ -397,5 +443,12 @@ impl Names for RuntimeCatalog {
     #[inline]
     fn optional_in_all(&self) -> usize {
         self.optional_in_all
+    }
+
+    #[cold]
+    fn refusal(&self, literal: &[u8]) -> Option<&CatalogError> {
+        // A refused tool's label is its name as a JSON string, as a call's literal is.
+        (self.refused.iter())
+            .find(|refusal| refusal.tool.as_deref().map(str::as_bytes) == Some(literal))
     }
 }

@@ -324,6 +324,10 @@ impl<'a> Model<'a> {
     }
 }
 
+/// The length of each of an [`OwnedModel`]'s tables, at one moment.
+#[derive(Clone, Copy, Debug)]
+pub struct Mark([usize; 8]);
+
 /// A model that owns its tables: what the catalog reader makes, at run time or in `build.rs`.
 #[derive(Clone, Debug)]
 pub struct OwnedModel {
@@ -373,6 +377,34 @@ impl OwnedModel {
         self.subschemas.shrink_to_fit();
         self.definitions.shrink_to_fit();
         self.keywords.shrink_to_fit();
+    }
+
+    /// Where each table ends now, for [`OwnedModel::rewind`].
+    pub fn mark(&self) -> Mark {
+        Mark([
+            self.text.len(),
+            self.tools.len(),
+            self.nodes.len(),
+            self.properties.len(),
+            self.values.len(),
+            self.subschemas.len(),
+            self.definitions.len(),
+            self.keywords.len(),
+        ])
+    }
+
+    /// Takes back everything added since `mark`: a tool the reader refused after reading part
+    /// of it, so that a catalog that leaves it out holds what one without it would.
+    pub fn rewind(&mut self, mark: Mark) {
+        let [text, tools, nodes, properties, values, subschemas, definitions, keywords] = mark.0;
+        self.text.truncate(text);
+        self.tools.truncate(tools);
+        self.nodes.truncate(nodes);
+        self.properties.truncate(properties);
+        self.values.truncate(values);
+        self.subschemas.truncate(subschemas);
+        self.definitions.truncate(definitions);
+        self.keywords.truncate(keywords);
     }
 
     /// Stores node `id`'s rare keywords and annotations as its run of [`Model::keywords`].

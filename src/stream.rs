@@ -9,7 +9,7 @@
 use crate::call_stream::{CallStreams, CALL_DELTA_START};
 use crate::error::{Error, MAX_INPUT};
 use crate::respond::respond;
-use crate::runtime::RuntimeCatalog;
+use crate::runtime::{BadTool, RuntimeCatalog};
 use crate::sink::escaped;
 use crate::tokenizer::{decode, string_eq, Kind, Tokenizer};
 use crate::writer::MAX_OUTPUT;
@@ -50,7 +50,9 @@ pub fn serve(input: &mut impl Read, output: &mut impl Write) -> Result<(), Error
 /// [`serve`], over `catalog` when one is given (read at run time, as `--catalog` does), else the
 /// compiled-in one; and one more request, stream mode's own, for an MCP client's
 /// `notifications/tools/list_changed`: `{"op":"use_catalog","path":P}` reads the catalog file
-/// at `P` and answers `{"ok":true,"tools":N}`, and every later line is answered over it. A file
+/// at `P` as `--catalog` does (a tool that breaks a rule left out, `"strict":true` for all or
+/// nothing) and answers `{"ok":true,"refused":[...],"tools":N}`, and every later line is
+/// answered over it. A file
 /// that is refused gets the error line `bad_catalog`, with the reader's line, and the catalog in
 /// use stays. Lines are answered one after the other, so no answer mixes two catalogs.
 pub fn serve_catalog(
@@ -241,14 +243,38 @@ impl<'a, W: Write> Output<'a, W> {
         self.write_all(b"\"}}\n").map_err(fail)
     }
 
-    /// Answers `use_catalog`: the new catalog, or the reason it was refused.
-    fn use_catalog(&mut self, path: Result<String, Error>) -> Result<(), Error> {
+    /// Answers `use_catalog`: the new catalog and the tools it left out, or the reason it was
+    /// refused.
+    fn use_catalog(&mut self, path: Result<(String, BadTool), Error>) -> Result<(), Error> {
         let fail = |err: io::Error| Error::io("cannot write standard output", &err);
-        let refusal = match path.map(|path| RuntimeCatalog::from_path(path.as_ref())) {
+        let load = |(path, bad_tool): (String, BadTool)| {
+            RuntimeCatalog::load_path(path.as_ref(), bad_tool)
+        };
+        let refusal = match path.map(load) {
             Ok(Ok(catalog)) => {
+                self.write_all(b"{\"ok\":true,\"refused\":[")
+                    .map_err(fail)?;
+                for (i, refused) in catalog.refused().iter().enumerate() {
+                    let comma = if i > 0 { "," } else { "" };
+                    write!(self, "{comma}{{\"code\":\"bad_catalog\",\"message\":\"")
+                        .map_err(fail)?;
+                    escaped(self, |text| text.write_str(&refused.rule)).map_err(fail)?;
+                    self.write_all(b"\",\"pointer\":\"").map_err(fail)?;
+                    escaped(self, |text| text.write_str(&refused.pointer)).map_err(fail)?;
+                    self.write_all(b"\",\"tool\":").map_err(fail)?;
+                    // A tool is named by its name, already a JSON string; one with no usable
+                    // name by its place in the file.
+                    match refused.tool.as_deref() {
+                        Some(name) if name.starts_with('"') => self.write_all(name.as_bytes()),
+                        Some(place) => write!(self, "\"{place}\""),
+                        None => self.write_all(b"null"),
+                    }
+                    .map_err(fail)?;
+                    self.write_all(b"}").map_err(fail)?;
+                }
                 let tools = catalog.len();
                 self.catalog = Some(catalog);
-                return writeln!(self, "{{\"ok\":true,\"tools\":{tools}}}").map_err(fail);
+                return writeln!(self, "],\"tools\":{tools}}}").map_err(fail);
             }
             Ok(Err(line)) => ("bad_catalog", line),
             Err(err) => (err.code(), err.to_string()),
@@ -308,14 +334,15 @@ impl<W: Write> Write for Output<'_, W> {
     }
 }
 
-/// The path of a `{"op":"use_catalog","path":P}` request, or what is wrong with one; `None`
-/// when the line is not one (any other request, or not JSON), for `respond` to answer.
-fn use_catalog(line: &[u8]) -> Option<Result<String, Error>> {
+/// The path of a `{"op":"use_catalog","path":P}` request and what a tool that breaks a rule
+/// does (`"strict":true` refuses the file), or what is wrong with one; `None` when the line is
+/// not one (any other request, or not JSON), for `respond` to answer.
+fn use_catalog(line: &[u8]) -> Option<Result<(String, BadTool), Error>> {
     let mut tokens = Tokenizer::new(line);
     if tokens.expect_token().ok()?.kind != Kind::ObjectStart {
         return None;
     }
-    let (mut op, mut path, mut other) = (None, None, None);
+    let (mut op, mut path, mut strict, mut other) = (None, None, None, None);
     let close = loop {
         let key = tokens.expect_token().ok()?;
         if key.kind == Kind::ObjectEnd {
@@ -327,6 +354,8 @@ fn use_catalog(line: &[u8]) -> Option<Result<String, Error>> {
             op = Some(value);
         } else if string_eq(key.raw, "path") && path.is_none() {
             path = Some((key, value));
+        } else if string_eq(key.raw, "strict") && strict.is_none() {
+            strict = Some(value);
         } else if other.is_none() {
             other = Some(key);
         }
@@ -336,7 +365,11 @@ fn use_catalog(line: &[u8]) -> Option<Result<String, Error>> {
         return None;
     }
     if let Some(key) = other {
-        return Some(Err(Error::unknown_field(key.at, key.raw, "op, path")));
+        return Some(Err(Error::unknown_field(
+            key.at,
+            key.raw,
+            "op, path, strict",
+        )));
     }
     let Some((_, value)) = path else {
         return Some(Err(Error::missing_field(close.at, "path")));
@@ -349,9 +382,18 @@ fn use_catalog(line: &[u8]) -> Option<Result<String, Error>> {
             value.kind.described(),
         )));
     }
+    let bad_tool = match strict.map(|value| value.kind) {
+        None | Some(Kind::False) => BadTool::IsLeftOut,
+        Some(Kind::True) => BadTool::RefusesTheFile,
+        Some(other) => {
+            let at = strict.map_or(0, |value| value.at);
+            let found = other.described();
+            return Some(Err(Error::wrong_type(at, "strict", "a boolean", found)));
+        }
+    };
     let mut text = String::new();
     decode(value.raw, |c| text.push(c));
-    Some(Ok(text))
+    Some(Ok((text, bad_tool)))
 }
 
 #[cfg(test)]

@@ -30,10 +30,19 @@ use std::io::{self, Write};
 
 /// What is wrong with the call as a whole, before its arguments are looked at one by one.
 enum Whole<'a> {
-    UnknownTool { closest: &'a str },
+    UnknownTool {
+        closest: &'a str,
+        /// Why the catalog read at run time left out a tool of that name.
+        refused: Option<&'a crate::catalog_file::CatalogError>,
+    },
     Malformed(Error),
-    Truncated { len: usize },
-    NotObject { found: Found<'a>, holds_json: bool },
+    Truncated {
+        len: usize,
+    },
+    NotObject {
+        found: Found<'a>,
+        holds_json: bool,
+    },
 }
 
 impl Whole<'_> {
@@ -142,7 +151,8 @@ fn answer_with<W: Write>(
     };
     let Some(tool) = catalog::find(names, parts.name) else {
         let closest = names.name(catalog::closest_index(names, parts.name));
-        return whole(out, &parts, Whole::UnknownTool { closest });
+        let refused = names.refusal(parts.name);
+        return whole(out, &parts, Whole::UnknownTool { closest, refused });
     };
     let nullable_optionals = nullable_optionals(shape);
     match call.arguments {
@@ -746,7 +756,21 @@ const QUOTE: usize = 64;
 
 fn whole_message(text: &mut impl Text, parts: &Parts<'_>, problem: &Whole<'_>) -> fmt::Result {
     match problem {
-        Whole::UnknownTool { closest } => {
+        Whole::UnknownTool {
+            refused: Some(refusal),
+            ..
+        } => {
+            text.raw(b"the tool ")?;
+            quoted(text, parts.name)?;
+            // The pointer and the rule: the tool's name is the call's own.
+            let pointer = &refusal.pointer;
+            write!(
+                text,
+                " cannot be called: the catalog left it out ({pointer}: {}); use another tool",
+                refusal.rule
+            )
+        }
+        Whole::UnknownTool { closest, .. } => {
             text.raw(b"there is no tool ")?;
             quoted(text, parts.name)?;
             write!(text, "; did you mean \"{closest}\"?")

@@ -367,6 +367,25 @@ fn every_structural_rule_fails_the_build_with_one_line() {
             "{rule}: no line {want:?}, or the compiler's error, in:\n{stderr}"
         );
     }
+    // Every bad tool of a file, each on its line, as a compiler lists its errors.
+    let (_, mixed, refusals) = common::five_good_two_bad();
+    let path = dir.join("five-good-two-bad.json");
+    std::fs::write(&path, mixed).unwrap();
+    let out = build(&path, "const-rules");
+    assert!(!out.status.success(), "the mixed catalog built");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let shown = path
+        .strip_prefix(MANIFEST)
+        .unwrap_or(&path)
+        .display()
+        .to_string();
+    for refusal in refusals {
+        let want = format!("error: {shown}: {refusal}");
+        assert!(
+            stderr.lines().any(|l| l.trim() == want),
+            "no line {want:?} in:\n{stderr}"
+        );
+    }
 }
 
 /// Building from the mcp list of a catalog gives back every answer of that catalog: the first

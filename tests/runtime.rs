@@ -152,7 +152,7 @@ fn use_catalog_swaps_the_catalog_between_lines_and_keeps_it_on_a_refusal() {
         answers[0].starts_with(r#"{"error":{"code":"unknown_tool""#),
         "{text}"
     );
-    assert_eq!(answers[1], r#"{"ok":true,"tools":1}"#);
+    assert_eq!(answers[1], r#"{"ok":true,"refused":[],"tools":1}"#);
     let mut ping = Vec::new();
     RuntimeCatalog::from_bytes(&std::fs::read(&one).unwrap())
         .unwrap()
@@ -184,7 +184,7 @@ fn use_catalog_swaps_the_catalog_between_lines_and_keeps_it_on_a_refusal() {
         answers[7].starts_with(r#"{"error":{"code":"unknown_field""#),
         "{text}"
     );
-    assert_eq!(answers[8], r#"{"ok":true,"tools":3}"#);
+    assert_eq!(answers[8], r#"{"ok":true,"refused":[],"tools":3}"#);
     let mut read_file = Vec::new();
     respond(
         br#"{"op":"tool_schema","tool":"read_file","format":"mcp"}"#,

@@ -18,7 +18,7 @@ mod common;
 use common::json::{array, get, parse, write, Value};
 use std::path::{Path, PathBuf};
 use tool_schema::review::Rule;
-use tool_schema::RuntimeCatalog;
+use tool_schema::{BadTool, RuntimeCatalog};
 
 const FORMATS: [&str; 5] = ["openai", "openai_responses", "anthropic", "gemini", "mcp"];
 
@@ -268,4 +268,143 @@ fn json_schema_test_suite_groups_the_reader_takes() {
         checked, 37,
         "not the suite's draft 2020-12 tests, or they changed"
     );
+}
+
+/// Every answer a harness may ask of a catalog of the filesystem server's first five tools.
+fn every_request() -> Vec<String> {
+    let names = [
+        "read_file",
+        "read_text_file",
+        "read_media_file",
+        "read_multiple_files",
+        "write_file",
+        "typo",
+        "empty_range",
+    ];
+    let mut requests =
+        vec![r#"{"op":"tool_list","format":"gemini","skip_unsupported":true}"#.to_string()];
+    for format in FORMATS {
+        for strict in ["false", "true"] {
+            requests.push(format!(
+                r#"{{"op":"tool_list","format":"{format}","strict":{strict}}}"#
+            ));
+            for name in names {
+                requests.push(format!(
+                    r#"{{"op":"tool_schema","tool":"{name}","format":"{format}","strict":{strict}}}"#
+                ));
+            }
+        }
+        requests.push(format!(
+            r#"{{"op":"tool_choice","format":"{format}","choice":{{"tool":"write_file"}}}}"#
+        ));
+    }
+    for arguments in [
+        r#"{"path":"a.txt"}"#,
+        r#"{"path":"a.txt","head":2}"#,
+        r#"{"path":1,"tail":"x"}"#,
+    ] {
+        requests.push(format!(
+            r#"{{"op":"check_call","format":"mcp","call":{{"name":"read_text_file","arguments":{arguments}}}}}"#
+        ));
+    }
+    requests
+}
+
+#[test]
+fn a_bad_tool_is_left_out_and_the_rest_answer_as_a_catalog_without_it() {
+    let (good, mixed, refusals) = common::five_good_two_bad();
+    let alone = RuntimeCatalog::from_bytes(good.as_bytes()).unwrap();
+    let catalog = RuntimeCatalog::load(mixed.as_bytes(), BadTool::IsLeftOut).unwrap();
+    assert_eq!((catalog.len(), alone.len()), (5, 5));
+    let refused: Vec<String> = catalog.refused().iter().map(|r| r.to_string()).collect();
+    assert_eq!(refused, refusals);
+    // Structured: the tool as its JSON string, the pointer within it, the rule.
+    let first = &catalog.refused()[0];
+    assert_eq!(
+        (first.tool.as_deref(), first.pointer.as_str()),
+        (Some(r#""typo""#), "/inputSchema/propertes")
+    );
+    for request in every_request() {
+        let (left_out, without) = (answer(&catalog, &request), answer(&alone, &request));
+        common::assert_same_bytes(left_out.as_bytes(), without.as_bytes(), &request);
+    }
+    // A call to a tool left out is told why, and to use another.
+    let verdict = check(&catalog, "typo", "{}");
+    assert!(
+        verdict.contains(r#""code":"unknown_tool","message":"the tool \"typo\" cannot be called: the catalog left it out (/inputSchema/propertes: keyword \"propertes\" is not supported"#),
+        "{verdict}"
+    );
+    let verdict = check(&alone, "typo", "{}");
+    assert!(
+        verdict.contains(r#"there is no tool \"typo\""#),
+        "{verdict}"
+    );
+    // All or nothing, as the build: the first bad tool's refusal.
+    let Err(err) = RuntimeCatalog::load(mixed.as_bytes(), BadTool::RefusesTheFile) else {
+        panic!("the mixed file was read whole");
+    };
+    assert_eq!(err.to_string(), refusals[0]);
+    // A file whose every tool breaks a rule is no catalog.
+    let only_bad =
+        r#"[{"name":"typo","description":"d","inputSchema":{"type":"object","propertes":{}}}]"#;
+    let Err(err) = RuntimeCatalog::load(only_bad.as_bytes(), BadTool::IsLeftOut) else {
+        panic!("a catalog of no tools");
+    };
+    assert!(err
+        .to_string()
+        .starts_with(r#"tool "typo": /inputSchema/propertes"#));
+    // Two tools of one name are a broken file, whatever else passes.
+    let twice = format!(
+        "[{},{}]",
+        &good[1..good.len() - 1],
+        &good[1..good.len() - 1]
+    );
+    assert!(RuntimeCatalog::load(twice.as_bytes(), BadTool::IsLeftOut).is_err());
+}
+
+#[test]
+fn the_command_line_and_the_stream_leave_a_bad_tool_out() {
+    let (_, mixed, refusals) = common::five_good_two_bad();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join("five-good-two-bad.json");
+    std::fs::write(&path, &mixed).unwrap();
+    let shown = path.to_str().unwrap();
+    let request = br#"{"op":"tool_list","format":"mcp"}"#;
+    let out = common::run(&["--catalog", shown], request);
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let want: Vec<String> = (refusals.iter())
+        .map(|refusal| format!("tool-schema: left_out: {shown}: {refusal}"))
+        .collect();
+    assert_eq!(stderr.lines().collect::<Vec<_>>(), want);
+    assert_eq!(out.stdout.iter().filter(|&&b| b == b'\n').count(), 1);
+    let out = common::run(&["--catalog", shown, "--catalog-strict"], request);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!("tool-schema: bad_catalog: {shown}: {}\n", refusals[0])
+    );
+    assert_eq!(
+        common::run(&["--catalog-strict"], request).status.code(),
+        Some(2)
+    );
+    // use_catalog: the tools it left out, each with its pointer and rule; all or nothing with
+    // "strict":true, and the catalog stays.
+    let lines = format!(
+        "{{\"op\":\"use_catalog\",\"path\":\"{shown}\"}}\n{{\"op\":\"use_catalog\",\"path\":\"{shown}\",\"strict\":true}}\n{{\"op\":\"tool_list\",\"format\":\"mcp\"}}\n"
+    );
+    let out = common::run(&["--stream"], lines.as_bytes());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let answers: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        answers[0],
+        r#"{"ok":true,"refused":[{"code":"bad_catalog","message":"keyword \"propertes\" is not supported (docs/catalogs.md lists those a catalog may use)","pointer":"/inputSchema/propertes","tool":"typo"},{"code":"bad_catalog","message":"no number is within minimum and maximum: the range is empty","pointer":"/inputSchema/properties/n/minimum","tool":"empty_range"}],"tools":5}"#
+    );
+    assert!(
+        answers[1].starts_with(r#"{"error":{"code":"bad_catalog","message":""#),
+        "{}",
+        answers[1]
+    );
+    let list = common::run(&["--catalog", shown], request).stdout;
+    assert_eq!(format!("{}\n", answers[2]).as_bytes(), list);
 }

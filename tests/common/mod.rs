@@ -192,3 +192,38 @@ pub fn call_cases_in(dir: &std::path::Path, count: usize) -> Vec<(String, String
     assert_eq!(cases.len(), count, "cases in {}", dir.display());
     cases
 }
+
+/// Seven tools, five of them the first five of the MCP filesystem server's published catalog
+/// (`tests/catalogs/mcp-servers/server-filesystem.json`) and two that each break a rule, mixed
+/// among them: the file with only the five good ones, the file with all seven, and each bad
+/// tool's refusal line, in file order.
+pub fn five_good_two_bad() -> (String, String, [&'static str; 2]) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/catalogs/mcp-servers/server-filesystem.json"
+    );
+    let file = json::parse(&std::fs::read(path).unwrap());
+    let good: Vec<String> = json::array(Some(&file))[..5]
+        .iter()
+        .map(|tool| {
+            let mut text = String::new();
+            json::write(tool, &mut text);
+            text
+        })
+        .collect();
+    let bad = [
+        r#"{"name":"typo","description":"d","inputSchema":{"type":"object","propertes":{"a":{}}}}"#,
+        r#"{"name":"empty_range","description":"d","inputSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":5,"maximum":1}}}}"#,
+    ];
+    let mixed = [
+        &good[0], bad[0], &good[1], &good[2], &good[3], bad[1], &good[4],
+    ];
+    (
+        format!("[{}]", good.join(",")),
+        format!("[{}]", mixed.join(",")),
+        [
+            r#"tool "typo": /inputSchema/propertes: keyword "propertes" is not supported (docs/catalogs.md lists those a catalog may use)"#,
+            r#"tool "empty_range": /inputSchema/properties/n/minimum: no number is within minimum and maximum: the range is empty"#,
+        ],
+    )
+}
