@@ -6,7 +6,7 @@
 //! target directory of its own, with this repository's release profile), and runs the two
 //! builds alternately, ROUNDS times. Each run times, interleaved in one process, the first and
 //! the last tool of its catalog. Printed: the median over rounds of each run's medians, and the
-//! ratios `docs/performance.md` quotes: last/first tool in the large catalog, and its last tool against
+//! ratios it compares: last/first tool in the large catalog, and its last tool against
 //! `read_file` in the default one.
 
 use std::path::{Path, PathBuf};
