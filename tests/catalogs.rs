@@ -348,19 +348,23 @@ fn the_full_seed_catalog_builds_and_only_openai_cannot_declare_ask() {
 fn every_structural_rule_fails_the_build_with_one_line() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("const-rules");
     std::fs::create_dir_all(&dir).unwrap();
-    for (i, (rule, catalog, line)) in common::STRUCTURAL_RULES.into_iter().enumerate() {
-        let path = dir.join(format!("rule-{i}.json"));
+    // The catalog written to `file` and built: the build must fail. Gives the file as the
+    // build names it (from the package's directory when it is inside it, and whole otherwise:
+    // a CARGO_TARGET_DIR elsewhere) and the build's standard error.
+    let failed_build = |file: &str, catalog: &str, what: &str| {
+        let path = dir.join(file);
         std::fs::write(&path, catalog).unwrap();
         let out = build(&path, "const-rules");
-        assert!(!out.status.success(), "{rule}: the catalog built");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        // The build names the file from the package's directory when it is inside it, and
-        // whole otherwise (a CARGO_TARGET_DIR elsewhere).
+        assert!(!out.status.success(), "{what}: the catalog built");
         let shown = path
             .strip_prefix(MANIFEST)
             .unwrap_or(&path)
             .display()
             .to_string();
+        (shown, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    for (i, (rule, catalog, line)) in common::STRUCTURAL_RULES.into_iter().enumerate() {
+        let (shown, stderr) = failed_build(&format!("rule-{i}.json"), catalog, rule);
         let want = format!("error: {shown}: {line}");
         assert!(
             stderr.lines().any(|l| l.trim() == want) && !stderr.contains("E0080"),
@@ -369,16 +373,7 @@ fn every_structural_rule_fails_the_build_with_one_line() {
     }
     // Every bad tool of a file, each on its line, as a compiler lists its errors.
     let (_, mixed, refusals) = common::five_good_two_bad();
-    let path = dir.join("five-good-two-bad.json");
-    std::fs::write(&path, mixed).unwrap();
-    let out = build(&path, "const-rules");
-    assert!(!out.status.success(), "the mixed catalog built");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let shown = path
-        .strip_prefix(MANIFEST)
-        .unwrap_or(&path)
-        .display()
-        .to_string();
+    let (shown, stderr) = failed_build("five-good-two-bad.json", &mixed, "the mixed file");
     for refusal in refusals {
         let want = format!("error: {shown}: {refusal}");
         assert!(

@@ -12,9 +12,8 @@
 
 mod common;
 
-use common::json::{array, get, parse, Value};
+use common::json::{array, get, parse, suite_dir, Value};
 use std::cmp::Ordering;
-use std::path::PathBuf;
 use tool_schema::number::{compare, same_value, Divisor};
 
 fn number(value: &Value) -> &[u8] {
@@ -107,14 +106,6 @@ fn sixty_four_kib_of_digits() {
     assert!(Divisor::parse(b"1e-65536")
         .unwrap()
         .divides(format!("{ones}e-65536").as_bytes()));
-}
-
-fn suite_dir() -> PathBuf {
-    match std::env::var_os("TOOL_SCHEMA_JSON_SCHEMA_TEST_SUITE") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/conformance/JSON-Schema-Test-Suite/tests/draft2020-12"),
-    }
 }
 
 /// Whether `schema` holds a number `data`, by this module alone: `Some` when every keyword is

@@ -15,7 +15,7 @@
 
 mod common;
 
-use common::json::{array, get, parse, write, Value};
+use common::json::{array, get, parse, suite_dir, write, Value};
 use std::path::{Path, PathBuf};
 use tool_schema::review::Rule;
 use tool_schema::{BadTool, RuntimeCatalog};
@@ -39,6 +39,28 @@ fn answer(catalog: &RuntimeCatalog, request: &str) -> String {
     }
 }
 
+/// Every list and declaration of `names` in every shape, strict and not, and a tool_choice of
+/// `choice` in every format.
+fn declarations_and_choices(names: &[&str], choice: &str) -> Vec<String> {
+    let mut requests = Vec::new();
+    for format in FORMATS {
+        for strict in ["false", "true"] {
+            requests.push(format!(
+                r#"{{"op":"tool_list","format":"{format}","strict":{strict}}}"#
+            ));
+            for name in names {
+                requests.push(format!(
+                    r#"{{"op":"tool_schema","tool":"{name}","format":"{format}","strict":{strict}}}"#
+                ));
+            }
+        }
+        requests.push(format!(
+            r#"{{"op":"tool_choice","format":"{format}","choice":{{"tool":"{choice}"}}}}"#
+        ));
+    }
+    requests
+}
+
 fn declaration(catalog: &RuntimeCatalog, tool: &str, format: &str) -> String {
     answer(
         catalog,
@@ -60,22 +82,7 @@ fn a_tools_list_result_answers_what_its_tools_array_does() {
     let (result, tools) = (fastmcp("tools-list.json"), fastmcp("tools.json"));
     assert_eq!(result.len(), 4);
     let names = ["search", "read_note", "tag_notes", "import_settings"];
-    let mut requests = Vec::new();
-    for format in FORMATS {
-        for strict in ["false", "true"] {
-            requests.push(format!(
-                r#"{{"op":"tool_list","format":"{format}","strict":{strict}}}"#
-            ));
-            for name in names {
-                requests.push(format!(
-                    r#"{{"op":"tool_schema","tool":"{name}","format":"{format}","strict":{strict}}}"#
-                ));
-            }
-        }
-        requests.push(format!(
-            r#"{{"op":"tool_choice","format":"{format}","choice":{{"tool":"search"}}}}"#
-        ));
-    }
+    let mut requests = declarations_and_choices(&names, "search");
     for arguments in [
         r#"{"query":"x"}"#,
         r#"{"query":"x","limit":null}"#,
@@ -165,14 +172,6 @@ fn content_keywords_are_annotations_and_extensions_are_dropped() {
         list.contains("outputSchema") && !list.contains("x-fastmcp"),
         "{list}"
     );
-}
-
-fn suite_dir() -> PathBuf {
-    match std::env::var_os("TOOL_SCHEMA_JSON_SCHEMA_TEST_SUITE") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/conformance/JSON-Schema-Test-Suite/tests/draft2020-12"),
-    }
 }
 
 /// Each group of the suite named here, its schema given as the one argument `v` of a tool
@@ -281,23 +280,8 @@ fn every_request() -> Vec<String> {
         "typo",
         "empty_range",
     ];
-    let mut requests =
-        vec![r#"{"op":"tool_list","format":"gemini","skip_unsupported":true}"#.to_string()];
-    for format in FORMATS {
-        for strict in ["false", "true"] {
-            requests.push(format!(
-                r#"{{"op":"tool_list","format":"{format}","strict":{strict}}}"#
-            ));
-            for name in names {
-                requests.push(format!(
-                    r#"{{"op":"tool_schema","tool":"{name}","format":"{format}","strict":{strict}}}"#
-                ));
-            }
-        }
-        requests.push(format!(
-            r#"{{"op":"tool_choice","format":"{format}","choice":{{"tool":"write_file"}}}}"#
-        ));
-    }
+    let mut requests = declarations_and_choices(&names, "write_file");
+    requests.push(r#"{"op":"tool_list","format":"gemini","skip_unsupported":true}"#.into());
     for arguments in [
         r#"{"path":"a.txt"}"#,
         r#"{"path":"a.txt","head":2}"#,

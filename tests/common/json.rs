@@ -1,6 +1,7 @@
 //! JSON read with the crate's own tokenizer, for tests that read JSON files they did not write
 //! (the JSON Schema Test Suite), and written back compactly.
 
+use std::path::PathBuf;
 use tool_schema::tokenizer::{decode, Kind, Tokenizer};
 
 /// A JSON value as the tests need it: numbers kept as their literal.
@@ -119,4 +120,14 @@ fn quote(text: &str, out: &mut String) {
         }
     }
     out.push('"');
+}
+
+/// JSON-Schema-Test-Suite's draft 2020-12 tests: `TOOL_SCHEMA_JSON_SCHEMA_TEST_SUITE`, or
+/// `../shared/conformance/JSON-Schema-Test-Suite/tests/draft2020-12` beside the repository.
+pub fn suite_dir() -> PathBuf {
+    match std::env::var_os("TOOL_SCHEMA_JSON_SCHEMA_TEST_SUITE") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/conformance/JSON-Schema-Test-Suite/tests/draft2020-12"),
+    }
 }
