@@ -43,6 +43,11 @@ pub const MAX_ENUM_VALUES: usize = 1_000;
 /// refused before any is read.
 pub const MAX_TOOLS: usize = 1_024;
 
+/// The most violations reported of one refused tool; the last line of a longer list counts
+/// the rest. A tool's every violation is reported so that it can be fixed in one go, but a
+/// file of a million bad keywords must not make a million lines.
+pub const MAX_VIOLATIONS: usize = 20;
+
 /// A catalog read and checked: the model's tables, which the renderer and the checker walk.
 pub type Catalog = OwnedModel;
 
@@ -77,13 +82,16 @@ impl std::error::Error for CatalogError {}
 
 /// Reads and checks a catalog file: a JSON array of tools, or what an MCP server answers to
 /// `tools/list`, whose `tools` member is that array. Any tool that breaks a rule refuses the
-/// whole file, as a build must.
+/// whole file, as a build must, with the first violation found; [`read_each_tool`] gives every
+/// one.
 pub fn read(bytes: &[u8]) -> Result<Catalog, CatalogError> {
     read_tools(bytes, false).map(|(catalog, _)| catalog)
 }
 
 /// [`read`], but a tool that breaks a rule is left out, and its refusal kept, as an MCP client
-/// must take a server it does not control: one sloppy tool must not cost it the others. What
+/// must take a server it does not control: one sloppy tool must not cost it the others. A
+/// refusal is every violation of the tool, one [`CatalogError`] each (at most
+/// [`MAX_VIOLATIONS`]), in the order the reader meets them. What
 /// is no catalog at all is still refused whole: not JSON, no tools array, more than
 /// [`MAX_TOOLS`] tools, two tools of one name, or no tool that passes (then the refusal is the
 /// first tool's).
@@ -115,13 +123,13 @@ fn read_tools(bytes: &[u8], each_tool: bool) -> Result<(Catalog, Vec<CatalogErro
     let (mut entry_of, mut refused) = (Vec::new(), Vec::new());
     for (index, entry) in entries.iter().enumerate() {
         let (mark, totals_before) = (model.mark(), totals);
-        if let Err(refusal) = read_tool(array, index, entry, &mut model, &mut totals) {
+        if let Err(mut violations) = read_tool(array, index, entry, &mut model, &mut totals) {
             if !each_tool {
-                return Err(refusal);
+                return Err(violations.swap_remove(0));
             }
             model.rewind(mark);
             totals = totals_before;
-            refused.push(refusal);
+            refused.extend(violations);
             continue;
         }
         let tool = model.tools.len() - 1;
@@ -140,7 +148,7 @@ fn read_tools(bytes: &[u8], each_tool: bool) -> Result<(Catalog, Vec<CatalogErro
         entry_of.push(index);
     }
     if model.tools.is_empty() {
-        // Every tool was refused: the file is, with the first one's reason.
+        // Every tool was refused: the file is, with the first one's first violation.
         return Err(refused.swap_remove(0));
     }
     Ok((model, refused))
@@ -158,8 +166,22 @@ fn tools_of<'d>(document: &'d Node<'d>) -> Result<(&'d [Node<'d>], &'static str)
         Value::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
         _ => None,
     };
+    // A key twice is read as its first by one parser and its last by another: which tools the
+    // file holds would depend on who reads it.
+    let once = |node: &'d Node<'d>, at: &str| match &node.value {
+        Value::Object(members) => match duplicate(members) {
+            Some(key) => Err(document_error(
+                &Path::At(at).key(key).pointer(),
+                format!("{} appears twice", quote(key)),
+            )),
+            None => Ok(()),
+        },
+        _ => Ok(()),
+    };
+    once(document, "")?;
     let (found, pointer) = match member(document, "result") {
         Some(result) if member(document, "jsonrpc").is_some() => {
+            once(result, "/result")?;
             (member(result, "tools"), "/result/tools")
         }
         _ => (member(document, "tools"), "/tools"),
@@ -474,14 +496,14 @@ fn read_tool(
     entry: &Node<'_>,
     model: &mut OwnedModel,
     totals: &mut Totals,
-) -> Result<(), CatalogError> {
+) -> Result<(), Vec<CatalogError>> {
     let Value::Object(members) = &entry.value else {
-        return Err(document_error(
+        return Err(vec![document_error(
             &format!("{array}/{index}"),
             format!("a tool must be an object, found {}", describe(&entry.value)),
-        ));
+        )]);
     };
-    read_tool_fields(members, model, totals).map_err(|(pointer, rule)| {
+    read_tool_fields(members, model, totals).map_err(|mut problems| {
         // The tool is named by its name where it has one, made only for a refusal.
         let label = match members.iter().find(|(key, _)| key == "name") {
             Some((
@@ -493,25 +515,38 @@ fn read_tool(
             )) => quote(name),
             _ => format!("#{index}"),
         };
-        tool_error(&label, &pointer, rule)
+        if problems.len() > MAX_VIOLATIONS {
+            let more = problems.len() - (MAX_VIOLATIONS - 1);
+            problems.truncate(MAX_VIOLATIONS - 1);
+            problems.push((
+                String::new(),
+                format!("{more} more violations in this tool, not listed"),
+            ));
+        }
+        (problems.into_iter())
+            .map(|(pointer, rule)| tool_error(&label, &pointer, rule))
+            .collect()
     })
 }
 
 /// A tool's fields, each checked in turn; a refusal's pointer is within the tool. MCP's `Tool`
 /// (modelcontextprotocol.io/specification, schema.ts): name, title, description, inputSchema,
-/// outputSchema, annotations, icons, execution and _meta.
+/// outputSchema, annotations, icons, execution and _meta. Every violation is reported, as a
+/// compiler reports every error of a file, so that a server's author fixes them in one go:
+/// the fields are independent, and [`read_root`] goes on past a schema that breaks a rule.
 fn read_tool_fields(
     members: &[(Cow<'_, str>, Node<'_>)],
     model: &mut OwnedModel,
     totals: &mut Totals,
-) -> Result<(), SchemaError> {
+) -> Result<(), Vec<SchemaError>> {
     if let Some(key) = duplicate(members) {
-        return Err((
+        return Err(vec![(
             Path::At("").key(key).pointer(),
             format!("{} appears twice", quote(key)),
-        ));
+        )]);
     }
-    if let Some((key, _)) = members.iter().find(|(key, _)| {
+    let mut problems = Vec::new();
+    for (key, _) in members.iter().filter(|(key, _)| {
         !matches!(
             key.as_ref(),
             "name"
@@ -525,7 +560,7 @@ fn read_tool_fields(
                 | "_meta"
         )
     }) {
-        return Err((
+        problems.push((
             Path::At("").key(key).pointer(),
             format!(
                 "{} is not a field of a catalog tool; expected {TOOL_FIELDS}",
@@ -534,9 +569,9 @@ fn read_tool_fields(
         ));
     }
     let field = |name: &str| members.iter().find(|(key, _)| key == name).map(|(_, v)| v);
-    let name = required_string(field("name"), "name")?;
-    if !is_tool_name(name.as_bytes()) {
-        return Err((
+    let name = kept(&mut problems, required_string(field("name"), "name"));
+    if let Some(name) = name.filter(|name| !is_tool_name(name.as_bytes())) {
+        problems.push((
             "/name".into(),
             format!(
                 "{} must match ^[a-zA-Z_][a-zA-Z0-9_-]{{0,63}}$ (OpenAI's and Anthropic's \
@@ -545,10 +580,15 @@ fn read_tool_fields(
             ),
         ));
     }
-    let description = required_string(field("description"), "description")?;
-    let title = optional_string(field("title"), || "/title".into())?;
-    let (hints, stated, annotations_title) = read_hints(field("annotations"))?;
-    let [read_only, destructive, idempotent, open_world] = hints;
+    let description = kept(
+        &mut problems,
+        required_string(field("description"), "description"),
+    );
+    let title = kept(
+        &mut problems,
+        optional_string(field("title"), || "/title".into()),
+    );
+    let hints = kept(&mut problems, read_hints(field("annotations")));
     let json_field = |key: &str, want: &str| -> Result<Option<String>, SchemaError> {
         match field(key) {
             None => Ok(None),
@@ -563,20 +603,60 @@ fn read_tool_fields(
             },
         }
     };
-    let icons = json_field("icons", "array")?;
-    let execution = json_field("execution", "object")?;
-    let meta = json_field("_meta", "object")?;
-    let Some(input) = field("inputSchema") else {
-        return Err((
-            "".into(),
-            "missing \"inputSchema\"; every tool needs one".into(),
-        ));
+    let icons = kept(&mut problems, json_field("icons", "array"));
+    let execution = kept(&mut problems, json_field("execution", "object"));
+    let meta = kept(&mut problems, json_field("_meta", "object"));
+    let input = match field("inputSchema") {
+        None => {
+            problems.push((
+                "".into(),
+                "missing \"inputSchema\"; every tool needs one".into(),
+            ));
+            None
+        }
+        Some(input) => match read_root(model, totals, input, "/inputSchema", true) {
+            Ok(input) => Some(input),
+            Err(found) => {
+                problems.extend(found);
+                None
+            }
+        },
     };
-    let input = read_root(model, totals, input, "/inputSchema", true)?;
     let output = match field("outputSchema") {
-        Some(output) => Some(read_root(model, totals, output, "/outputSchema", false)?),
         None => None,
+        Some(output) => match read_root(model, totals, output, "/outputSchema", false) {
+            Ok(output) => Some(output),
+            Err(found) => {
+                problems.extend(found);
+                None
+            }
+        },
     };
+    let (
+        Some(name),
+        Some(description),
+        Some(title),
+        Some((hints, stated, annotations_title)),
+        Some(icons),
+        Some(execution),
+        Some(meta),
+        Some(input),
+        true,
+    ) = (
+        name,
+        description,
+        title,
+        hints,
+        icons,
+        execution,
+        meta,
+        input,
+        problems.is_empty(),
+    )
+    else {
+        return Err(problems);
+    };
+    let [read_only, destructive, idempotent, open_world] = hints;
     let flat = flat(model.model(), input);
     let scalar_unions = !flat && scalar_unions(model.model(), input);
     let tool = Tool {
@@ -601,6 +681,12 @@ fn read_tool_fields(
     };
     model.tools.push(tool);
     Ok(())
+}
+
+/// What `result` holds, or `None` with its refusal added to `problems`: for checks that do not
+/// depend on each other, each of which is reported.
+fn kept<T>(problems: &mut Vec<SchemaError>, result: Result<T, SchemaError>) -> Option<T> {
+    result.map_err(|problem| problems.push(problem)).ok()
 }
 
 /// A tool field that must be there and hold a string.
@@ -846,7 +932,7 @@ fn read_root(
     node: &Node<'_>,
     pointer: &str,
     input: bool,
-) -> Result<NodeId, SchemaError> {
+) -> Result<NodeId, Vec<SchemaError>> {
     let path = Path::At(pointer);
     let root = reserve(model);
     let mut reader = SchemaReader {
@@ -858,6 +944,7 @@ fn read_root(
         edges: Vec::new(),
         values: Vec::new(),
         value_texts: String::new(),
+        problems: Vec::new(),
     };
     let members: &[(Cow<'_, str>, Node<'_>)] = match &node.value {
         Value::Object(members) => members,
@@ -866,10 +953,10 @@ fn read_root(
     let field = |name: &str| members.iter().find(|(key, _)| key == name).map(|(_, v)| v);
     let defs = match (field("$defs"), field("definitions")) {
         (Some(_), Some(_)) => {
-            return Err((
+            return Err(vec![(
                 path.key("definitions").pointer(),
                 "give one of \"$defs\" and \"definitions\", not both".into(),
-            ))
+            )])
         }
         (Some(defs), None) => Some(("$defs", defs)),
         (None, Some(defs)) => Some(("definitions", defs)),
@@ -879,19 +966,19 @@ fn read_root(
     if let Some((keyword, defs)) = defs {
         let defs_path = path.key(keyword);
         let Value::Object(entries) = &defs.value else {
-            return Err((
+            return Err(vec![(
                 defs_path.pointer(),
                 format!(
                     "must be an object of schemas, found {}",
                     describe(&defs.value)
                 ),
-            ));
+            )]);
         };
         if let Some(key) = duplicate(entries) {
-            return Err((
+            return Err(vec![(
                 defs_path.key(key).pointer(),
                 format!("{} appears twice", quote(key)),
-            ));
+            )]);
         }
         reader.defs_keyword = Some(keyword);
         for (name, _) in entries {
@@ -899,11 +986,16 @@ fn read_root(
             reader.defs.push((name.to_string(), id));
         }
         for ((name, schema), (_, id)) in entries.iter().zip(reader.defs.clone()) {
-            reader.fill(id, schema, &defs_path.key(name), false)?;
+            reader.fill_or_note(id, schema, &defs_path.key(name), false);
             definitions.push((name.clone(), id));
         }
     }
-    reader.fill(root, node, &path, input)?;
+    reader.fill_or_note(root, node, &path, input);
+    // The checks of the whole schema need every node read: a node that broke a rule is only
+    // its reserved placeholder, and would make them report what is not in the file.
+    if !reader.problems.is_empty() {
+        return Err(reader.problems);
+    }
     if let Some((keyword, _)) = defs {
         definitions.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
         let definitions: Vec<Definition> = definitions
@@ -928,9 +1020,13 @@ fn read_root(
         rare.definitions = Some((keyword, run));
         reader.model.set_keywords(root, &rare, &annotations);
     }
-    reader.no_endless_references()?;
-    reader.limits(pointer)?;
-    reader.values_fit()?;
+    for whole in [reader.no_endless_references(), reader.limits(pointer)] {
+        kept(&mut reader.problems, whole);
+    }
+    reader.values_fit();
+    if !reader.problems.is_empty() {
+        return Err(reader.problems);
+    }
     Ok(root)
 }
 
@@ -957,6 +1053,9 @@ struct SchemaReader<'m> {
     /// buffer, not a string a value), and where it is.
     values: Vec<(NodeId, Range<usize>, Place)>,
     value_texts: String,
+    /// The rules broken so far, in the order the walk meets them. A node that breaks one is left as
+    /// its placeholder and the walk goes on to the next, so that every bad node is reported.
+    problems: Vec<SchemaError>,
 }
 
 /// Where a value checked after the walk is: its keyword's pointer in `value_texts`, written
@@ -983,11 +1082,19 @@ enum Fit {
 }
 
 impl SchemaReader<'_> {
-    /// Reads the schema `node` into the reserved index `id`.
-    fn read(&mut self, node: &Node<'_>, path: &Path<'_>) -> Result<NodeId, SchemaError> {
+    /// Reads the schema `node` into a new index: a node that breaks a rule is noted in
+    /// `problems` and left as its placeholder, and its parent goes on.
+    fn read(&mut self, node: &Node<'_>, path: &Path<'_>) -> NodeId {
         let id = reserve(self.model);
-        self.fill(id, node, path, false)?;
-        Ok(id)
+        self.fill_or_note(id, node, path, false);
+        id
+    }
+
+    /// [`Self::fill`], its refusal noted in `problems` (after any its subschemas noted).
+    fn fill_or_note(&mut self, id: NodeId, node: &Node<'_>, path: &Path<'_>, input: bool) {
+        if let Err(problem) = self.fill(id, node, path, input) {
+            self.problems.push(problem);
+        }
     }
 
     /// A list of schemas (`anyOf`, `oneOf`, `allOf`, `prefixItems`) as a run of subschemas.
@@ -1012,7 +1119,7 @@ impl SchemaReader<'_> {
         let mut ids = Vec::with_capacity(elements.len());
         for (i, element) in elements.iter().enumerate() {
             let at = path.index(i);
-            let id = self.read(element, &at)?;
+            let id = self.read(element, &at);
             if let Some(from) = from {
                 self.edges.push((from, id, at.pointer()));
             }
@@ -1090,8 +1197,9 @@ impl SchemaReader<'_> {
             if key.starts_with("x-") {
                 continue;
             }
+            // Each keyword is judged alone, so every one that breaks a rule is reported.
             let Some((_, applies)) = KEYWORDS.iter().find(|(keyword, _)| keyword == key) else {
-                return Err((
+                self.problems.push((
                     at(key),
                     format!(
                         "keyword {} is not supported (docs/catalogs.md lists those a catalog \
@@ -1099,13 +1207,14 @@ impl SchemaReader<'_> {
                         quote(key)
                     ),
                 ));
+                continue;
             };
             if type_form != TypeForm::Absent
                 && !applies.is_empty()
                 && !applies.iter().any(|ty| types.has(*ty))
             {
                 let names: Vec<&str> = applies.iter().map(|ty| ty.as_str()).collect();
-                return Err((
+                self.problems.push((
                     at(key),
                     format!(
                         "\"{key}\" applies to {} schemas, not {}",
@@ -1324,7 +1433,7 @@ impl SchemaReader<'_> {
                             ),
                         ));
                     }
-                    let child_id = self.read(node, &property_path)?;
+                    let child_id = self.read(node, &property_path);
                     properties.push((name.to_string(), false, child_id));
                 }
             }
@@ -1379,7 +1488,7 @@ impl SchemaReader<'_> {
             .collect();
         schema.properties = OwnedModel::append(&mut self.model.properties, properties);
         if let Some(node) = field("additionalProperties") {
-            schema.additional = Some(self.read(node, &path.key("additionalProperties"))?);
+            schema.additional = Some(self.read(node, &path.key("additionalProperties")));
         }
         if let Some(&(i, name)) = undeclared.first() {
             // What check_call would refuse as a member (validate.rs's `closed`, and the schema
@@ -1406,7 +1515,7 @@ impl SchemaReader<'_> {
             rare.undeclared_required = Some(OwnedModel::append(&mut self.model.values, names));
         }
         if let Some(node) = field("propertyNames") {
-            rare.property_names = Some(self.read(node, &path.key("propertyNames"))?);
+            rare.property_names = Some(self.read(node, &path.key("propertyNames")));
         }
         (rare.min_properties, rare.max_properties) =
             counts(&field, path, "minProperties", "maxProperties")?;
@@ -1430,7 +1539,7 @@ impl SchemaReader<'_> {
                 let run = self.read_list(list, &path.key("items"), None)?;
                 rare.prefix_items = Some((TupleForm::ItemsList, run));
             }
-            Some(node) => schema.items = Some(self.read(node, &path.key("items"))?),
+            Some(node) => schema.items = Some(self.read(node, &path.key("items"))),
         }
         if let Some(list) = field("prefixItems") {
             let run = self.read_list(list, &path.key("prefixItems"), None)?;
@@ -1445,7 +1554,7 @@ impl SchemaReader<'_> {
                         .into(),
                 ));
             }
-            rare.additional_items = Some(self.read(node, &path.key("additionalItems"))?);
+            rare.additional_items = Some(self.read(node, &path.key("additionalItems")));
         }
         (rare.min_items, rare.max_items) = counts(&field, path, "minItems", "maxItems")?;
 
@@ -1674,8 +1783,9 @@ impl SchemaReader<'_> {
     }
 
     /// Every `const` and `enum` value fits its node, as check_call would judge it; a `default`
-    /// or an example that does not is kept as an unfit annotation.
-    fn values_fit(&mut self) -> Result<(), SchemaError> {
+    /// or an example that does not is kept as an unfit annotation. Each value that does not
+    /// fit is noted in `problems`.
+    fn values_fit(&mut self) {
         let mut unfit = Vec::new();
         let model = self.model.model();
         for (id, value, place) in &self.values {
@@ -1693,7 +1803,8 @@ impl SchemaReader<'_> {
                 if let Some(index) = place.index {
                     let _ = write!(pointer, "/{index}");
                 }
-                return Err((pointer, format!("does not fit its own schema: {problem}")));
+                self.problems
+                    .push((pointer, format!("does not fit its own schema: {problem}")));
             }
         }
         for (id, example) in unfit {
@@ -1708,7 +1819,6 @@ impl SchemaReader<'_> {
                 };
             }
         }
-        Ok(())
     }
 }
 

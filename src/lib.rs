@@ -87,6 +87,7 @@ pub mod wire;
 pub mod writer;
 
 pub use call_stream::{CallStreams, MAX_CALL_ARGUMENTS, MAX_STREAMS, MAX_STREAM_CALLS};
+pub use catalog_file::CatalogError;
 pub use error::{Error, MAX_DEPTH, MAX_INPUT};
 pub use respond::respond;
 pub use runtime::{BadTool, RuntimeCatalog};

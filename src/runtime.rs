@@ -76,6 +76,17 @@ pub struct RuntimeCatalog {
     refused: Vec<CatalogError>,
 }
 
+/// What a harness logging its catalogs wants to see: how many tools, and which were left out
+/// and why. The tables themselves are many thousands of entries of no use in a log.
+impl std::fmt::Debug for RuntimeCatalog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuntimeCatalog")
+            .field("tools", &self.len())
+            .field("refused", &self.refused)
+            .finish_non_exhaustive()
+    }
+}
+
 /// What reading a catalog at run time does with a tool that breaks one of the reader's rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BadTool {

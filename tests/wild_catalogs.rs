@@ -103,6 +103,22 @@ fn a_tools_list_result_answers_what_its_tools_array_does() {
             assert!(!whole.starts_with("error"), "{request}: {whole}");
         }
     }
+    // A key twice, which parsers read as its first or its last, leaves which tools the file
+    // holds to the reader: refused where it decides that.
+    let tool = r#"{"name":"t","description":"d","inputSchema":{}}"#;
+    for (file, pointer) in [
+        (format!(r#"{{"tools":[{tool}],"tools":[]}}"#), "/tools"),
+        (
+            format!(r#"{{"jsonrpc":"2.0","result":{{"tools":[],"tools":[{tool}]}}}}"#),
+            "/result/tools",
+        ),
+    ] {
+        let err = RuntimeCatalog::load(file.as_bytes(), BadTool::IsLeftOut).unwrap_err();
+        assert_eq!(
+            (err.tool, err.pointer.as_str(), err.rule.as_str()),
+            (None, pointer, r#""tools" appears twice"#)
+        );
+    }
 }
 
 #[test]
@@ -346,6 +362,57 @@ fn a_bad_tool_is_left_out_and_the_rest_answer_as_a_catalog_without_it() {
     assert!(RuntimeCatalog::load(twice.as_bytes(), BadTool::IsLeftOut).is_err());
 }
 
+/// Every violation of a bad tool is reported, each with its pointer, in the reader's order
+/// (definitions, then each node's keywords: combinations, values, objects, arrays, strings and
+/// numbers): in nested schemas, in definitions, in values that must fit. Past
+/// `MAX_VIOLATIONS`, the last line counts the rest.
+#[test]
+fn every_violation_of_a_tool_is_reported_up_to_a_limit() {
+    let tool = r##"{"name":"many","description":"d","inputSchema":{"type":"object",
+        "$defs":{"D":{"type":"string","maxLength":-1}},
+        "properties":{"a":{"type":"array","items":{"type":"strin"}},
+        "b":{"$ref":"#/$defs/E"},"c":{"type":"integer","enum":[1,"x"]},"d":{"$ref":"#/$defs/D"}},
+        "oneOf":[{"type":"object","format":7}],"maxProperties":"2"}}"##;
+    let file = format!(r#"[{tool},{{"name":"fine","description":"d","inputSchema":{{}}}}]"#);
+    let catalog = RuntimeCatalog::load(file.as_bytes(), BadTool::IsLeftOut).unwrap();
+    assert_eq!(catalog.len(), 1);
+    let pointers: Vec<&str> = (catalog.refused().iter())
+        .map(|refusal| refusal.pointer.as_str())
+        .collect();
+    assert_eq!(
+        pointers,
+        [
+            "/inputSchema/$defs/D/maxLength",
+            "/inputSchema/oneOf/0/format",
+            "/inputSchema/properties/a/items/type",
+            "/inputSchema/properties/b/$ref",
+            "/inputSchema/properties/c/enum/1",
+            "/inputSchema/maxProperties",
+        ]
+    );
+    // A strict read stops at the first.
+    let err = RuntimeCatalog::load(file.as_bytes(), BadTool::RefusesTheFile).unwrap_err();
+    assert_eq!(err, catalog.refused()[0]);
+
+    let limit = tool_schema::catalog_file::MAX_VIOLATIONS;
+    let keywords: Vec<String> = (0..limit + 5).map(|i| format!(r#""bad{i}":1"#)).collect();
+    let file = format!(
+        r#"[{{"name":"t","description":"d","inputSchema":{{{}}}}},{{"name":"u","description":"d","inputSchema":{{}}}}]"#,
+        keywords.join(",")
+    );
+    let catalog = RuntimeCatalog::load(file.as_bytes(), BadTool::IsLeftOut).unwrap();
+    let refused = catalog.refused();
+    assert_eq!(refused.len(), limit);
+    assert_eq!(
+        refused[limit - 2].pointer,
+        format!("/inputSchema/bad{}", limit - 2)
+    );
+    assert_eq!(
+        refused[limit - 1].to_string(),
+        r#"tool "t": "": 6 more violations in this tool, not listed"#
+    );
+}
+
 #[test]
 fn the_command_line_and_the_stream_leave_a_bad_tool_out() {
     let (_, mixed, refusals) = common::five_good_two_bad();
@@ -380,9 +447,23 @@ fn the_command_line_and_the_stream_leave_a_bad_tool_out() {
     let out = common::run(&["--stream"], lines.as_bytes());
     let text = String::from_utf8(out.stdout).unwrap();
     let answers: Vec<&str> = text.lines().collect();
+    // One entry a violation, made from the refusal lines (`tool "NAME": POINTER: RULE`).
+    let entries: Vec<String> = (refusals.iter())
+        .map(|line| {
+            let (tool, rest) = line["tool \"".len()..].split_once("\": ").unwrap();
+            let (pointer, rule) = rest.split_once(": ").unwrap();
+            let rule = rule.replace('\\', "\\\\").replace('"', "\\\"");
+            format!(
+                r#"{{"code":"bad_catalog","message":"{rule}","pointer":"{pointer}","tool":"{tool}"}}"#
+            )
+        })
+        .collect();
     assert_eq!(
         answers[0],
-        r#"{"ok":true,"refused":[{"code":"bad_catalog","message":"keyword \"propertes\" is not supported (docs/catalogs.md lists those a catalog may use)","pointer":"/inputSchema/propertes","tool":"typo"},{"code":"bad_catalog","message":"no number is within minimum and maximum: the range is empty","pointer":"/inputSchema/properties/n/minimum","tool":"empty_range"}],"tools":5}"#
+        format!(
+            r#"{{"ok":true,"refused":[{}],"tools":5}}"#,
+            entries.join(",")
+        )
     );
     assert!(
         answers[1].starts_with(r#"{"error":{"code":"bad_catalog","message":""#),

@@ -1,10 +1,12 @@
 //! Arbitrary bytes through the catalog reader, as `build.rs` runs it: it never panics; every
 //! refusal carries an RFC 6901 JSON Pointer and a one-line rule; a catalog it accepts can be
-//! turned into tables, and what it accepted obeys the rules it checks.
+//! turned into tables, and what it accepted obeys the rules it checks. Reading each tool
+//! alone (`read_each_tool`, as build.rs does) lists the strict read's refusal first, every
+//! violation on one line with its pointer, and accepts what the strict read accepts.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_schema::catalog_file::{read, rust_tables};
+use tool_schema::catalog_file::{read, read_each_tool, rust_tables, MAX_VIOLATIONS};
 use tool_schema::schema::{Model, Type};
 
 fuzz_target!(|data: &[u8]| {
@@ -20,8 +22,29 @@ fuzz_target!(|data: &[u8]| {
                 !err.rule.is_empty() && !message.contains('\n'),
                 "{message:?}"
             );
+            match read_each_tool(data) {
+                Ok((catalog, refused)) => {
+                    assert!(
+                        err.tool.is_some() && refused[0] == err,
+                        "{err} / {refused:?}"
+                    );
+                    assert!(refused.len() <= MAX_VIOLATIONS * 1024 && !catalog.tools.is_empty());
+                    for refusal in &refused {
+                        assert!(refusal.pointer.is_empty() || refusal.pointer.starts_with('/'));
+                        assert!(!refusal.rule.is_empty() && !refusal.to_string().contains('\n'));
+                    }
+                }
+                // No tool passed (the first one's first violation), no catalog at all, or two
+                // of the tools that pass share a name, which the strict read never reached.
+                Err(each) => assert!(
+                    each == err || each.rule.contains("is already the name of"),
+                    "{each} / {err}"
+                ),
+            }
         }
         Ok(catalog) => {
+            let (each, refused) = read_each_tool(data).expect("the strict read took it");
+            assert!(refused.is_empty() && each.tools.len() == catalog.tools.len());
             let model = catalog.model();
             assert!(!model.tools.is_empty());
             for (i, tool) in model.tools.iter().enumerate() {

@@ -194,10 +194,10 @@ pub fn call_cases_in(dir: &std::path::Path, count: usize) -> Vec<(String, String
 }
 
 /// Seven tools, five of them the first five of the MCP filesystem server's published catalog
-/// (`tests/catalogs/mcp-servers/server-filesystem.json`) and two that each break a rule, mixed
+/// (`tests/catalogs/mcp-servers/server-filesystem.json`) and two that each break several rules, mixed
 /// among them: the file with only the five good ones, the file with all seven, and each bad
 /// tool's refusal line, in file order.
-pub fn five_good_two_bad() -> (String, String, [&'static str; 2]) {
+pub fn five_good_two_bad() -> (String, String, Vec<&'static str>) {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/catalogs/mcp-servers/server-filesystem.json"
@@ -211,9 +211,10 @@ pub fn five_good_two_bad() -> (String, String, [&'static str; 2]) {
             text
         })
         .collect();
+    // Each bad tool breaks several rules, in several places: every one is reported.
     let bad = [
-        r#"{"name":"typo","description":"d","inputSchema":{"type":"object","propertes":{"a":{}}}}"#,
-        r#"{"name":"empty_range","description":"d","inputSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":5,"maximum":1}}}}"#,
+        r#"{"name":"typo","description":"d","inputSchema":{"type":"object","propertes":{"a":{}},"requred":["a"]}}"#,
+        r#"{"name":"empty_range","description":7,"inputSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":5,"maximum":1},"s":{"type":"string","minimum":1,"maxItems":2}}}}"#,
     ];
     let mixed = [
         &good[0], bad[0], &good[1], &good[2], &good[3], bad[1], &good[4],
@@ -221,9 +222,13 @@ pub fn five_good_two_bad() -> (String, String, [&'static str; 2]) {
     (
         format!("[{}]", good.join(",")),
         format!("[{}]", mixed.join(",")),
-        [
+        vec![
             r#"tool "typo": /inputSchema/propertes: keyword "propertes" is not supported (docs/catalogs.md lists those a catalog may use)"#,
+            r#"tool "typo": /inputSchema/requred: keyword "requred" is not supported (docs/catalogs.md lists those a catalog may use)"#,
+            r#"tool "empty_range": /description: must be a string, found a number"#,
             r#"tool "empty_range": /inputSchema/properties/n/minimum: no number is within minimum and maximum: the range is empty"#,
+            r#"tool "empty_range": /inputSchema/properties/s/minimum: "minimum" applies to integer and number schemas, not string"#,
+            r#"tool "empty_range": /inputSchema/properties/s/maxItems: "maxItems" applies to array schemas, not string"#,
         ],
     )
 }
