@@ -132,7 +132,7 @@ pub(crate) fn read(request: &[u8], call: Span, format: Format) -> Result<Call, E
         Format::OpenAi => OPENAI,
         Format::OpenAiResponses => OPENAI_RESPONSES,
         Format::Anthropic => ANTHROPIC,
-        Format::Gemini => GEMINI,
+        Format::Gemini | Format::GeminiJsonSchema => GEMINI,
         Format::Mcp => MCP,
     };
     // The call is a complete value, so it tokenizes alone; offsets are then `call.at` less than

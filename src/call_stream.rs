@@ -1241,7 +1241,7 @@ fn visit(
         // A streamed `GenerateContentResponse`: `candidates[].content.parts[].functionCall`,
         // each call whole; a candidate's `finishReason` ends it
         // (https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1beta1/Content).
-        Format::Gemini => {
+        Format::Gemini | Format::GeminiJsonSchema => {
             check_format(input, event, format)?;
             // "Gemini emits `{"error":{...}}` on a **200** partway through an SSE response"
             // (https://github.com/ankit373/hydra/pull/874; the same 503 chunk is quoted at
@@ -1383,7 +1383,7 @@ fn check_format(input: &[u8], event: Value, format: Format) -> Result<(), Error>
         Format::OpenAi => openai || (kind.is_none() && has("error")?),
         Format::OpenAiResponses => responses,
         Format::Anthropic => anthropic,
-        Format::Gemini => gemini || (kind.is_none() && has("error")?),
+        Format::Gemini | Format::GeminiJsonSchema => gemini || (kind.is_none() && has("error")?),
         Format::Mcp => true,
     };
     if fits {

@@ -44,7 +44,7 @@
 //!
 //! - `docs/protocol.md`: requests and answers, the three ops, stream mode, the command line and
 //!   this library;
-//! - `docs/formats.md`: the five formats and strict mode;
+//! - `docs/formats.md`: the six formats and strict mode;
 //! - `docs/catalogs.md`: the catalog file, its rules, the schema subset and the rendering per
 //!   provider;
 //! - `docs/checking-calls.md`: `check_call`, its answers, problem codes and rules;

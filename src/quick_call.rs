@@ -346,7 +346,7 @@ impl<'a, C: QuickTables> Quick<'a, '_, C> {
         let complete = match self.format {
             Format::OpenAi => self.id.is_some() && self.type_seen && self.function_seen,
             Format::OpenAiResponses | Format::Anthropic => self.id.is_some() && self.type_seen,
-            Format::Gemini | Format::Mcp => true,
+            Format::Gemini | Format::GeminiJsonSchema | Format::Mcp => true,
         };
         if !complete || self.tool.is_none() {
             return None;
@@ -354,7 +354,9 @@ impl<'a, C: QuickTables> Quick<'a, '_, C> {
         if self.arguments.is_none() {
             match self.format {
                 // Left out: `{}`.
-                Format::Gemini | Format::Mcp => self.arguments = Some((EMPTY_AT, false)),
+                Format::Gemini | Format::GeminiJsonSchema | Format::Mcp => {
+                    self.arguments = Some((EMPTY_AT, false))
+                }
                 _ => return None,
             }
         }
@@ -647,7 +649,7 @@ fn role(format: Format, function: bool, key: &[u8]) -> Role {
             ("name", Role::Name),
             ("input", Role::Value),
         ],
-        (Format::Gemini, _) => &[
+        (Format::Gemini | Format::GeminiJsonSchema, _) => &[
             ("name", Role::Name),
             ("args", Role::Value),
             ("id", Role::Id),

@@ -678,7 +678,8 @@ fn tool_choice(
     if let Some(reason) = tool_choice::refusal(format, parallel) {
         // Where the request asks for what cannot be said: `parallel`, or else `format`.
         let at = match (format, members[PARALLEL], members[FORMAT]) {
-            (Format::Gemini, Some((key, _)), _) | (_, _, Some((key, _))) => key.at,
+            (Format::Gemini | Format::GeminiJsonSchema, Some((key, _)), _)
+            | (_, _, Some((key, _))) => key.at,
             _ => close,
         };
         return Err(Error::refused(at, format.name(), reason));

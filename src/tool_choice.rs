@@ -46,7 +46,7 @@ pub(crate) fn refusal(format: Format, parallel: Option<bool>) -> Option<Refusal>
         // (https://ai.google.dev/api/python/google/generativeai/protos/FunctionCallingConfig;
         // Google's own SDK has it as an open feature request,
         // https://github.com/googleapis/python-genai/issues/1831).
-        (Format::Gemini, Some(_)) => Some(
+        (Format::Gemini | Format::GeminiJsonSchema, Some(_)) => Some(
             "Gemini has no switch for parallel calls (functionCallingConfig has only mode and \
              allowedFunctionNames); leave \"parallel\" out",
         ),
@@ -115,7 +115,7 @@ pub(crate) fn write(
             }
             out.write_all(b"}}\n")
         }
-        Format::Gemini => {
+        Format::Gemini | Format::GeminiJsonSchema => {
             // toolConfig.functionCallingConfig: `mode` AUTO (the default), ANY or NONE, and
             // `allowedFunctionNames`, "only set when the Mode is ANY"
             // (https://ai.google.dev/api/python/google/generativeai/protos/FunctionCallingConfig).

@@ -25,7 +25,7 @@ pub const MAX_TURN_CALLS: usize = 128;
 /// What the turn must be in `format`: an object or an array.
 pub(crate) fn expected(format: Format) -> Kind {
     match format {
-        Format::OpenAi | Format::Gemini => Kind::ObjectStart,
+        Format::OpenAi | Format::Gemini | Format::GeminiJsonSchema => Kind::ObjectStart,
         _ => Kind::ArrayStart,
     }
 }
@@ -122,7 +122,7 @@ fn walk(
         // predicted [FunctionCall] returned from the model"
         // (https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1beta1/Content);
         // text and thought parts are skipped.
-        Format::Gemini => {
+        Format::Gemini | Format::GeminiJsonSchema => {
             let Some(parts) = member(&mut tokens, base, first, "parts")? else {
                 return Err(Error::missing_field(turn.end - 1, "turn.parts"));
             };

@@ -629,7 +629,7 @@ fn reply<W: Write>(
             id(out)?;
             out.write_all(b",\"type\":\"tool_result\"}")
         }
-        Format::Gemini => {
+        Format::Gemini | Format::GeminiJsonSchema => {
             out.write_all(b"{\"functionResponse\":{")?;
             if let Some(id) = parts.id {
                 out.write_all(b"\"id\":")?;

@@ -23,19 +23,24 @@ pub enum Format {
     OpenAiResponses,
     /// Anthropic Messages API `tools` entry.
     Anthropic,
-    /// One entry of Google Gemini's `functionDeclarations`.
+    /// One entry of Google Gemini's `functionDeclarations`, its `parameters` in Gemini's own
+    /// `Schema` (an OpenAPI 3.0 subset).
     Gemini,
+    /// The same entry with `parametersJsonSchema`, which takes JSON Schema: references,
+    /// definitions, unions and maps stay as they are. Calls come back as Gemini's.
+    GeminiJsonSchema,
     /// One entry of an MCP server's `tools/list` result.
     Mcp,
 }
 
 impl Format {
     /// Every format, in the order error messages list them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::OpenAi,
         Format::OpenAiResponses,
         Format::Anthropic,
         Format::Gemini,
+        Format::GeminiJsonSchema,
         Format::Mcp,
     ];
 
@@ -57,7 +62,17 @@ impl Format {
             Format::OpenAiResponses => "openai_responses",
             Format::Anthropic => "anthropic",
             Format::Gemini => "gemini",
+            Format::GeminiJsonSchema => "gemini_json_schema",
             Format::Mcp => "mcp",
+        }
+    }
+
+    /// The format whose envelopes this one's calls, turns, streams and tool choice come in:
+    /// itself, but for `gemini_json_schema`, whose declarations alone differ from `gemini`'s.
+    pub const fn calls(self) -> Format {
+        match self {
+            Format::GeminiJsonSchema => Format::Gemini,
+            other => other,
         }
     }
 
@@ -76,7 +91,8 @@ impl Format {
 }
 
 /// The names of all formats, for error messages; checked against [`Format::NAMES`] below.
-pub(crate) const FORMAT_LIST: &str = "openai, openai_responses, anthropic, gemini, mcp";
+pub(crate) const FORMAT_LIST: &str =
+    "openai, openai_responses, anthropic, gemini, gemini_json_schema, mcp";
 
 const _: () = {
     let list = FORMAT_LIST.as_bytes();
@@ -146,7 +162,7 @@ pub(crate) const fn slot(shape: Shape, tool: usize, tools: usize) -> usize {
 }
 
 /// How many [`Rules`] there are.
-const RULES: usize = 5;
+const RULES: usize = 6;
 
 /// Which provider's schema rules a node is written under.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -158,6 +174,8 @@ enum Rules {
     Plain,
     /// Gemini's `Schema`, an OpenAPI 3.0 subset: references inlined, no `additionalProperties`.
     Gemini,
+    /// Gemini's `parametersJsonSchema`: JSON Schema, less the keywords it does not list.
+    GeminiJsonSchema,
     /// Anthropic strict's: every object closed, unsupported constraints dropped.
     AnthropicStrict,
     /// OpenAI strict's: every object closed with every property required, optional ones
@@ -255,6 +273,26 @@ fn declaration(
             }
             out.raw(b"}");
         }
+        // The same FunctionDeclaration's `parametersJsonSchema` ("Describes the parameters to
+        // the function in JSON Schema format. The schema must describe an object where the
+        // properties are the parameters to the function. ... This field is mutually exclusive
+        // with parameters": the API's reference, as pub.dev/documentation/
+        // google_cloud_ai_generativelanguage_v1beta/latest/generativelanguage/
+        // FunctionDeclaration/parametersJsonSchema.html stores it; google-genai's
+        // `FunctionDeclaration.parameters_json_schema`). A tool that takes no arguments (no
+        // properties, no other members) has none, as with `parameters`.
+        Format::GeminiJsonSchema => {
+            out.raw(b"{");
+            description_name(out, model, escapes, tool);
+            let takes_members = input
+                .additional
+                .is_some_and(|extra| model.node(extra).boolean != Some(false));
+            if input.properties.len > 0 || takes_members {
+                out.raw(b",\"parametersJsonSchema\":");
+                write_parameters(out);
+            }
+            out.raw(b"}");
+        }
         // modelcontextprotocol.io/specification/2025-11-25 (schema.ts, `Tool` and
         // `ToolAnnotations`): name, title, description, inputSchema, outputSchema, annotations
         // (title and the four hints), icons, execution and _meta. All four hints are written
@@ -323,6 +361,7 @@ fn rules(shape: Shape) -> Rules {
         (Format::OpenAi | Format::OpenAiResponses, true) => Rules::OpenAiStrict,
         (Format::Anthropic, true) => Rules::AnthropicStrict,
         (Format::Gemini, _) => Rules::Gemini,
+        (Format::GeminiJsonSchema, _) => Rules::GeminiJsonSchema,
         (Format::Mcp, _) => Rules::Mcp,
         _ => Rules::Plain,
     }
@@ -524,6 +563,25 @@ impl Writer<'_> {
     ///   one cannot be), an `enum` only of strings (below), `const` as a one-value `enum` and a
     ///   `null` type as `nullable` (both as google-genai does), `oneOf` as `anyOf`, an integer's
     ///   exclusive bound as an inclusive one, and the rest dropped.
+    /// - Gemini's JSON Schema (`parametersJsonSchema`). The API lists what it supports where
+    ///   it takes JSON Schema for a response, and the function's field takes the same JSON
+    ///   Schema (GenerationConfig.responseJsonSchema, as pub.dev/documentation/
+    ///   google_cloud_aiplatform_v1beta1/latest/aiplatform/GenerationConfig/
+    ///   responseJsonSchema.html stores it): "only the following properties are supported:
+    ///   $id, $defs, $ref, $anchor, type, format, title, description, enum (for strings and
+    ///   numbers), items, prefixItems, minItems, maxItems, minimum, maximum, anyOf, oneOf
+    ///   (interpreted the same as anyOf), properties, additionalProperties, required"; "If
+    ///   $ref is set on a sub-schema, no other properties, except for than those starting as a
+    ///   $, may be set"; "Cyclic references are unrolled to a limited degree and, as such, may
+    ///   only be used within non-required properties". The structured-output guide
+    ///   (ai.google.dev/gemini-api/docs/structured-output) adds a `null` in a type list, and
+    ///   "The model ignores unsupported properties". So: those kept as given (a `null` type and
+    ///   OpenAPI's `nullable` as a type list, a draft-07 tuple as `prefixItems`); a `$ref`
+    ///   with other keywords beside it as the one branch of an `anyOf`; an `enum` or `const`
+    ///   of anything but strings and numbers dropped, a `const` written as a one-value `enum`;
+    ///   an integer's exclusive bound as the inclusive one; a recursive reference refused
+    ///   where a property requires it; `allOf` refused, as it cannot be dropped without
+    ///   changing what the schema says; the rest dropped. check_call still applies all.
     /// - Plain (OpenAI's and Anthropic's non-strict `parameters`/`input_schema`: "A JSON
     ///   Schema object"): as given, less `title`, `$comment` and `$schema`, which cost tokens
     ///   and tell the model nothing the description does not, with OpenAPI's `nullable` as a
@@ -536,7 +594,7 @@ impl Writer<'_> {
         let annotations = model.annotations(node);
         if let Some(flag) = node.boolean {
             match self.rules {
-                Rules::Mcp | Rules::Plain => {
+                Rules::Mcp | Rules::Plain | Rules::GeminiJsonSchema => {
                     out.boolean(flag);
                     return Ok(());
                 }
@@ -556,6 +614,7 @@ impl Writer<'_> {
             rules == Rules::OpenAiStrict,
             rules == Rules::AnthropicStrict,
         );
+        let gemini_json = rules == Rules::GeminiJsonSchema;
         let strict = openai || anthropic;
         let root = place == Place::Root;
         let optional_nullable = openai && place == Place::Optional;
@@ -598,6 +657,13 @@ impl Writer<'_> {
                 }
                 return Err(format!(
                     "{} has keywords beside it, which Gemini's inlined schema cannot merge",
+                    model.str(reference)
+                ));
+            }
+            if gemini_json && self.cycle_of_required(target) {
+                return Err(format!(
+                    "the schema is recursive ({}) through required properties only, and Gemini \
+                     unrolls a cyclic reference only \"within non-required properties\"",
                     model.str(reference)
                 ));
             }
@@ -651,6 +717,9 @@ impl Writer<'_> {
                 members.put("contentSchema", |out| out.raw(model.str(schema).as_bytes()));
             }
         }
+        if gemini_json {
+            text(&mut members, "title", annotations.title);
+        }
         text(&mut members, "description", node.description);
         // A `default` or `examples` that the node refuses is the catalog's own word, kept for
         // MCP's readers; a provider's model would take it for a value to send.
@@ -659,7 +728,7 @@ impl Writer<'_> {
             false => annotations.default,
         };
         if let Some(default) = default {
-            if !openai && !anthropic {
+            if !openai && !anthropic && !gemini_json {
                 members.put("default", |out| scalar(out, model, escapes, default));
             }
         }
@@ -802,6 +871,27 @@ impl Writer<'_> {
                     out.raw(b"]");
                 });
             }
+        } else if gemini_json {
+            let constant = rare.constant.map(|value| [value]);
+            let values: &[Scalar] = match (node.enumeration, &constant) {
+                (Some(run), _) => model.values(run),
+                (None, Some(one)) => one,
+                (None, None) => &[],
+            };
+            let kept =
+                (values.iter()).all(|value| matches!(value, Scalar::String(_) | Scalar::Number(_)));
+            if !values.is_empty() && kept {
+                members.put("enum", |out| {
+                    out.raw(b"[");
+                    for (i, value) in values.iter().enumerate() {
+                        if i > 0 {
+                            out.raw(b",");
+                        }
+                        scalar(out, model, escapes, *value);
+                    }
+                    out.raw(b"]");
+                });
+            }
         } else if let Some(run) = node.enumeration {
             let values = model.values(run);
             if anthropic && values.iter().any(|value| matches!(value, Scalar::Json(_))) {
@@ -827,7 +917,7 @@ impl Writer<'_> {
                 out.raw(b"]");
             });
         }
-        if let Some(value) = rare.constant.filter(|_| !gemini) {
+        if let Some(value) = rare.constant.filter(|_| !gemini && !gemini_json) {
             if optional_nullable {
                 // A one-value enum: OpenAI strict's optional value needs `null` beside it.
                 members.put("enum", |out| {
@@ -850,7 +940,7 @@ impl Writer<'_> {
             any_of.extend(model.subschemas(run));
         }
         if let Some(run) = rare.one_of {
-            if mcp || plain {
+            if mcp || plain || gemini_json {
                 self.list(&mut members, "oneOf", model.subschemas(run), false)?;
             } else {
                 if !any_of.is_empty() {
@@ -863,7 +953,8 @@ impl Writer<'_> {
                 any_of.extend(model.subschemas(run));
             }
         }
-        if (openai || gemini) && root && !any_of.is_empty() {
+        let root_union = !any_of.is_empty() || (gemini_json && rare.one_of.is_some());
+        if (openai || gemini || gemini_json) && root && root_union {
             return Err(
                 "the arguments' schema is a union at its root; this shape needs an \
                         object there (\"the root level object of a schema must be an object, \
@@ -908,13 +999,15 @@ impl Writer<'_> {
         any_of_key = "allOf";
         if let Some(run) = rare.all_of {
             let branches = model.subschemas(run);
-            if openai || gemini {
+            if openai || gemini || gemini_json {
                 return Err(format!(
                     "allOf, which {} does not support",
                     if openai {
                         "OpenAI's strict mode (\"Composition: allOf, not, ...\")"
-                    } else {
+                    } else if gemini {
                         "Gemini's schema"
+                    } else {
+                        "Gemini's JSON Schema (it is not among the keywords the API lists)"
                     }
                 ));
             }
@@ -1045,7 +1138,7 @@ impl Writer<'_> {
             members.try_put("items", |value| self.node(value, items, Place::Inside))?;
         }
         if let Some((form, run)) = rare.prefix_items.filter(|_| !tuple_dropped) {
-            if !(mcp || plain) {
+            if !(mcp || plain || gemini_json) {
                 return Err(format!(
                     "a tuple (prefixItems), which {} does not document",
                     if openai {
@@ -1083,11 +1176,11 @@ impl Writer<'_> {
         }
 
         // Strings.
-        if !strict {
+        if !strict && !gemini_json {
             count(&mut members, "minLength", rare.min_length);
             count(&mut members, "maxLength", rare.max_length);
         }
-        if !anthropic {
+        if !anthropic && !gemini_json {
             text(&mut members, "pattern", rare.pattern);
         }
         if let Some(format) = rare.format {
@@ -1100,6 +1193,7 @@ impl Writer<'_> {
                 Rules::OpenAiStrict => OPENAI_FORMATS.contains(&name),
                 Rules::AnthropicStrict => ANTHROPIC_FORMATS.contains(&name),
                 Rules::Gemini => GEMINI_FORMATS.contains(&name),
+                Rules::GeminiJsonSchema => true,
             };
             if kept {
                 text(&mut members, "format", Some(format));
@@ -1117,9 +1211,9 @@ impl Writer<'_> {
                 };
             let mut minimum = rare.minimum;
             let mut maximum = rare.maximum;
-            if gemini {
+            if gemini || gemini_json {
                 // An integer's exclusive bound is the inclusive one next to it; a number's has
-                // no equivalent in Gemini's schema, and check_call still applies it.
+                // no equivalent in Gemini's schemas, and check_call still applies it.
                 if integer {
                     if let Some(bound) = rare.exclusive_minimum.filter(|b| b.value.fract() == 0.0) {
                         if minimum.is_none_or(|min| min.value <= bound.value) {
@@ -1143,6 +1237,29 @@ impl Writer<'_> {
             }
             number(&mut members, "minimum", minimum);
             number(&mut members, "maximum", maximum);
+        }
+
+        // Gemini's JSON Schema takes nothing beside a `$ref` but `$` keywords: the reference
+        // becomes the one branch of an `anyOf`, which means the same.
+        if gemini_json && members.has("$ref") {
+            let beside = (members.entries.iter()).any(|entry| !entry.0.starts_with('$'));
+            if beside {
+                if members.has("anyOf") || members.has("oneOf") {
+                    return Err(format!(
+                        "{} has a union beside it, and Gemini's JSON Schema takes nothing \
+                         beside a $ref",
+                        rare.reference
+                            .map_or("the reference", |(text, _)| model.str(text))
+                    ));
+                }
+                if let Some(target) = members.take("$ref") {
+                    members.put("anyOf", |list| {
+                        list.raw(b"[{\"$ref\":");
+                        list.raw(&target);
+                        list.raw(b"}]");
+                    });
+                }
+            }
         }
 
         self.finish(out, members);
@@ -1181,6 +1298,36 @@ impl Writer<'_> {
             list.raw(b"]");
             Ok(())
         })
+    }
+
+    /// Whether `target` reaches itself without passing through a member a call may leave
+    /// out (a property that is not required, or a member of a map): a cycle that Gemini, which
+    /// unrolls a cyclic reference "to a limited degree", could not end.
+    fn cycle_of_required(&self, target: NodeId) -> bool {
+        let model = self.model;
+        let next = |id: NodeId| {
+            let node = model.node(id);
+            let optional: Vec<NodeId> = (model.properties(node).iter())
+                .filter(|property| !property.required)
+                .map(|property| property.schema)
+                .chain(node.additional)
+                .collect();
+            model
+                .children(node)
+                .filter(move |child| !optional.contains(child))
+        };
+        let mut stack: Vec<NodeId> = next(target).collect();
+        let mut seen = vec![];
+        while let Some(id) = stack.pop() {
+            if id == target {
+                return true;
+            }
+            if !seen.contains(&id) {
+                seen.push(id);
+                stack.extend(next(id));
+            }
+        }
+        false
     }
 
     /// Whether a node is `{"type":"null"}` and nothing else that matters.

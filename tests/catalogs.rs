@@ -140,7 +140,7 @@ fn run_at_run_time(catalog: &Path, request: &str) -> Output {
 
 /// Issue 19's exactness: the default binary given `catalog` with `--catalog` answers as
 /// `binary`, built with it, does: exit status, stdout and stderr, byte for byte, for each tool
-/// and the list in 8 shapes (refusals too), an unknown tool, a tool named with an escape, and
+/// and the list in 9 shapes (refusals too), an unknown tool, a tool named with an escape, and
 /// `check_call` with `{}` to each tool in every format, strict and not. How many answers.
 fn assert_run_time_catalog_agrees(binary: &Path, catalog: &Path, tools: &[String]) -> usize {
     let mut requests: Vec<String> = Vec::new();
@@ -163,7 +163,7 @@ fn assert_run_time_catalog_agrees(binary: &Path, catalog: &Path, tools: &[String
                 "anthropic" => {
                     format!(r#"{{"type":"tool_use","id":"c1","name":"{tool}","input":{{}}}}"#)
                 }
-                "gemini" => format!(r#"{{"name":"{tool}","args":{{}}}}"#),
+                "gemini" | "gemini_json_schema" => format!(r#"{{"name":"{tool}","args":{{}}}}"#),
                 _ => format!(r#"{{"name":"{tool}","arguments":{{}}}}"#),
             };
             requests.push(format!(
@@ -246,7 +246,7 @@ fn seed_003_catalog_matches_its_golden_files() {
     assert_eq!(tools.len(), 14);
     let binary = binary(&catalog, "reasonix");
     let checked = matches_golden_files(&binary, &tools, &dir.join("golden"));
-    assert_eq!(checked, 8 * 15, "14 tools and the list, in 8 shapes");
+    assert_eq!(checked, 9 * 15, "14 tools and the list, in 9 shapes");
 }
 
 /// An unknown tool's message names the closest tool of whichever catalog was built, and stays
@@ -338,7 +338,7 @@ fn the_full_seed_catalog_builds_and_only_openai_cannot_declare_ask() {
             assert!(String::from_utf8_lossy(&out.stdout).contains("\"name\":\"ask\""));
         }
     }
-    assert!(assert_run_time_catalog_agrees(&binary, &catalog, &tools) > 8 * 16);
+    assert!(assert_run_time_catalog_agrees(&binary, &catalog, &tools) > 9 * 16);
 }
 
 /// A catalog that breaks a structural rule fails the build in its build script, with the
@@ -391,15 +391,15 @@ fn round_trip(catalog: &Path, name: &str, golden: &Path) {
     let first = binary(catalog, name);
     assert_eq!(
         matches_golden_files(&first, &tools, golden),
-        8 * (tools.len() + 1)
+        9 * (tools.len() + 1)
     );
-    assert!(assert_run_time_catalog_agrees(&first, catalog, &tools) >= 8 * (tools.len() + 3));
+    assert!(assert_run_time_catalog_agrees(&first, catalog, &tools) >= 9 * (tools.len() + 3));
     let list = ask(&first, r#"{"op":"tool_list","format":"mcp"}"#);
     let again = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-mcp-list.json"));
     std::fs::write(&again, &list).unwrap();
     let second = binary(&again, &format!("{name}-again"));
     let (before, after) = (every_answer(&first, &tools), every_answer(&second, &tools));
-    assert_eq!(before.len(), 8 * (tools.len() + 1));
+    assert_eq!(before.len(), 9 * (tools.len() + 1));
     for ((request, a), (_, b)) in before.iter().zip(&after) {
         assert_eq!(a.0, b.0, "exit status of {request}");
         common::assert_same_bytes(&b.1, &a.1, &format!("stdout of {request}"));
@@ -542,7 +542,7 @@ fn check_call_over_a_catalog_of_bounds_matches_its_golden_files() {
     }
     assert_eq!(checked, common::BOUNDS_CALLS);
     let tools = names(&catalog);
-    assert!(assert_run_time_catalog_agrees(&binary, &catalog, &tools) >= 8 * 4);
+    assert!(assert_run_time_catalog_agrees(&binary, &catalog, &tools) >= 9 * 4);
 }
 
 /// The catalogs that pydantic, zod and seven published MCP servers write (`tests/catalogs/`,
@@ -555,7 +555,7 @@ fn check_call_over_a_catalog_of_bounds_matches_its_golden_files() {
 fn framework_catalogs_build_and_their_mcp_list_gives_the_same_bytes() {
     let root = Path::new(MANIFEST).join("tests/catalogs");
     // Each catalog, its golden directory, its number of tools, and how many of its answers
-    // (every tool and the list, in 8 shapes) are `unsupported`: tuples, maps and recursion
+    // (every tool and the list, in 9 shapes) are `unsupported`: tuples, maps and recursion
     // under the strict modes, recursion in Gemini's, and Anthropic strict's 24 optional
     // properties a list.
     let catalogs = [
@@ -617,8 +617,8 @@ fn framework_catalogs_build_and_their_mcp_list_gives_the_same_bytes() {
         let (checked, differ) = golden_differences(&first, &tools, &root.join(golden));
         assert_eq!(
             checked,
-            8 * (count + 1),
-            "{catalog}: every tool and the list, in 8 shapes"
+            9 * (count + 1),
+            "{catalog}: every tool and the list, in 9 shapes"
         );
         answered += checked;
         differences.extend(differ);
@@ -644,7 +644,7 @@ fn framework_catalogs_build_and_their_mcp_list_gives_the_same_bytes() {
             refused.push(format!("{request} {line}"));
         }
         assert_eq!(refused.len(), unsupported, "{catalog}: {refused:#?}");
-        assert!(assert_run_time_catalog_agrees(&first, &root.join(catalog), &tools) >= 8 * 4);
+        assert!(assert_run_time_catalog_agrees(&first, &root.join(catalog), &tools) >= 9 * 4);
         let list = ask(&first, r#"{"op":"tool_list","format":"mcp"}"#);
         let again =
             PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-mcp-list.json"));
@@ -658,8 +658,8 @@ fn framework_catalogs_build_and_their_mcp_list_gives_the_same_bytes() {
     }
     assert_eq!(
         answered,
-        8 * (188 + 10),
-        "188 tools and 10 lists, in 8 shapes"
+        9 * (188 + 10),
+        "188 tools and 10 lists, in 9 shapes"
     );
     assert!(
         differences.is_empty(),

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// How many examples the pages hold. Change it with the examples.
-const EXAMPLES: usize = 48;
+const EXAMPLES: usize = 49;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const BIN: &str = env!("CARGO_BIN_EXE_tool-schema");

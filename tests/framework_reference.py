@@ -626,6 +626,129 @@ def gemini_parameters(schema):
     root.setdefault("type", "object")
     return gemini_schema(root, schema, "")
 
+# --- gemini_json_schema ------------------------------------------------------------------------
+
+# catalogs.md's gemini_json_schema row: "kept as given: `$defs`, `$ref`, `type`, `format` (on a
+# node that may be a string), `title`, `description`, `enum` of strings and numbers, `items`,
+# `prefixItems`, `minItems`, `maxItems`, `minimum`, `maximum`, `anyOf`, `oneOf`, `properties`,
+# `additionalProperties`, `required`; every other keyword is dropped".
+GEMINI_JSON_KEPT = {"$defs", "definitions", "$ref", "type", "format", "title", "description",
+                    "enum", "items", "prefixItems", "minItems", "maxItems", "minimum", "maximum",
+                    "anyOf", "oneOf", "properties", "additionalProperties", "required"}
+
+
+def gemini_json_values(values):
+    """An `enum`'s values, kept only when each is a string or a number."""
+    if all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in values):
+        return list(values)
+    return None
+
+
+def gemini_json_schema(node, where):
+    if isinstance(node, bool):
+        return node
+    if "nullable" in node:
+        raise NotCovered("nullable")
+    if "allOf" in node:
+        # "`allOf` is unsupported".
+        raise Unsupported(f"{where}: allOf")
+    if "enum" in node and "const" in node:
+        raise NotCovered(f"{where}: enum beside const")
+    out = {}
+    for key, value in node.items():
+        # "draft-07's `items` list and `additionalItems` are written as 2020-12's
+        # `prefixItems` and `items`" in every shape but mcp.
+        if key == "items" and isinstance(value, list):
+            key = "prefixItems"
+        elif key == "additionalItems":
+            key = "items"
+        if key == "const":
+            # "a `const` of a string or a number is a one-value `enum`; any other is dropped".
+            values = gemini_json_values([value])
+            if values is not None:
+                out["enum"] = values
+            continue
+        if key == "enum":
+            values = gemini_json_values(value)
+            if values is not None:
+                out["enum"] = values
+            continue
+        if key == "format":
+            ty = node.get("type")
+            types = ty if isinstance(ty, list) else [ty]
+            if ty is not None and "string" not in types:
+                continue
+        if key not in GEMINI_JSON_KEPT:
+            continue
+        out[key] = map_subschemas(key, value, lambda sub: gemini_json_schema(sub, where))
+    # "an integer's `exclusiveMinimum`/`exclusiveMaximum` becomes the inclusive `minimum`/
+    # `maximum` next to it, unless a tighter inclusive bound is given" (as the gemini row).
+    if node.get("type") == "integer":
+        for exclusive, inclusive, step, tighter in (
+                ("exclusiveMinimum", "minimum", 1, lambda given, bound: given > bound),
+                ("exclusiveMaximum", "maximum", -1, lambda given, bound: given < bound)):
+            bound = node.get(exclusive)
+            if isinstance(bound, int) and not isinstance(bound, bool):
+                if inclusive not in node or not tighter(node[inclusive], bound):
+                    out[inclusive] = bound + step
+    # "a `$ref` with other keywords beside it (but `$` ones) is written as the one branch of an
+    # `anyOf`, beside them; beside a union it is `unsupported`".
+    if "$ref" in out and any(not k.startswith("$") for k in out):
+        if "anyOf" in out or "oneOf" in out:
+            raise Unsupported(f"{where}: a $ref beside a union")
+        out["anyOf"] = [{"$ref": out.pop("$ref")}]
+    return sort_required(out)
+
+
+def required_cycle(root):
+    """Whether a definition (or the root) reaches itself through references without passing a
+    property that is not required or a map's members: "a cycle of references that passes only
+    through required properties is `unsupported`"."""
+    def edges(schema):
+        found = []
+        if isinstance(schema, bool):
+            return found
+        required = schema.get("required", [])
+        for key, value in schema.items():
+            if key == "$ref":
+                found.append(value)
+            elif key in ("$defs", "definitions", "additionalProperties"):
+                continue
+            elif key == "properties":
+                for name, sub in value.items():
+                    if name in required:
+                        found.extend(edges(sub))
+            else:
+                for _, sub in subschemas(key, value):
+                    found.extend(edges(sub))
+        return found
+
+    def reaches(start, ref, seen):
+        if ref == start:
+            return True
+        if ref in seen:
+            return False
+        seen.add(ref)
+        return any(reaches(start, r, seen) for r in edges(resolve(root, ref)))
+
+    starts = ["#"] + [prefix + name for prefix in ("#/$defs/", "#/definitions/")
+                      for name in root.get(prefix[2:-1], {})]
+    return any(any(reaches(start, r, set()) for r in edges(resolve(root, start)))
+               for start in starts)
+
+
+def gemini_json_parameters(schema):
+    """The `parametersJsonSchema` of a declaration, or None when the tool takes no arguments."""
+    if any(k in schema for k in ("anyOf", "oneOf")):
+        raise Unsupported("a union at the root")
+    if required_cycle(schema):
+        raise Unsupported("a cycle through required properties")
+    # "a tool that takes no arguments (no properties, and no `additionalProperties` other than
+    # false) has no `parametersJsonSchema`".
+    if not schema.get("properties") and not is_map(schema):
+        return None
+    return gemini_json_schema(root_object(schema), "")
+
 
 # --- The envelopes (formats.md, "Formats" and "Strict mode") ------------------------------------
 
@@ -660,6 +783,12 @@ def declaration(tool, fmt, strict):
         params = gemini_parameters(schema)
         if params is not None:
             out["parameters"] = params
+        return out
+    if fmt == "gemini_json_schema":
+        out = {"name": name, "description": desc}
+        params = gemini_json_parameters(schema)
+        if params is not None:
+            out["parametersJsonSchema"] = params
         return out
     if fmt == "mcp":
         return mcp_declaration(tool)

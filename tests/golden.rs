@@ -65,8 +65,8 @@ fn every_tool_in_every_shape_matches_its_golden_file() {
     }
     assert_eq!(
         count,
-        3 * 8,
-        "3 tools in 8 shapes: 5 formats, 3 of them with strict"
+        3 * 9,
+        "3 tools in 9 shapes: 6 formats, 3 of them with strict"
     );
 }
 

@@ -47,7 +47,8 @@ DEFAULT_TOOLS = [
      dict(readOnlyHint=False, destructiveHint=True, idempotentHint=False, openWorldHint=False)),
 ]
 
-FORMATS = {"openai": True, "openai_responses": True, "anthropic": True, "gemini": False, "mcp": False}
+FORMATS = {"openai": True, "openai_responses": True, "anthropic": True, "gemini": False,
+           "gemini_json_schema": False, "mcp": False}
 
 # MCP's ToolAnnotations defaults; destructiveHint only means something when readOnlyHint is false.
 HINT_DEFAULTS = dict(readOnlyHint=False, destructiveHint=True, idempotentHint=False, openWorldHint=True)
@@ -76,7 +77,8 @@ def hints(tool):
 
 
 def node(schema, rules, optional, root=False):
-    """One schema node under rules: "plain", "gemini", "anthropic_strict" or "openai_strict".
+    """One schema node under rules: "plain", "gemini", "gemini_json", "anthropic_strict" or
+    "openai_strict".
 
     A nested object without properties is free-form: written without "properties" unless a
     strict mode closes it."""
@@ -85,7 +87,8 @@ def node(schema, rules, optional, root=False):
     out = {"type": [ty, "null"] if nullable else ty}
     if "description" in schema:
         out["description"] = schema["description"]
-    if "default" in schema and rules != "openai_strict":
+    # catalogs.md, gemini_json_schema: `default` is not among the keywords Gemini lists.
+    if "default" in schema and rules not in ("openai_strict", "gemini_json"):
         out["default"] = schema["default"]
     if ty == "object":
         props = schema.get("properties", {})
@@ -98,7 +101,7 @@ def node(schema, rules, optional, root=False):
             out["required"] = sorted(required)
         if rules in ("openai_strict", "anthropic_strict"):
             out["additionalProperties"] = False
-        elif rules == "plain" and schema.get("additionalProperties") is False:
+        elif rules in ("plain", "gemini_json") and schema.get("additionalProperties") is False:
             out["additionalProperties"] = False
     if ty == "array":
         out["items"] = node(schema["items"], rules, False)
@@ -109,7 +112,11 @@ def node(schema, rules, optional, root=False):
                 out[key] = schema[key]
     # catalogs.md, gemini: "an `enum` is kept only when its values are strings ... any other
     # `enum` is dropped".
-    if "enum" in schema and not (rules == "gemini" and ty != "string"):
+    # gemini_json_schema: "enum (for strings and numbers)".
+    gemini_json_enum = all(isinstance(v, (str, int, float)) and not isinstance(v, bool)
+                           for v in schema.get("enum", []))
+    if "enum" in schema and not (rules == "gemini" and ty != "string") \
+            and not (rules == "gemini_json" and not gemini_json_enum):
         out["enum"] = list(schema["enum"]) + ([None] if nullable else [])
     if ty == "string":
         for key in ("minLength", "maxLength"):
@@ -143,6 +150,11 @@ def declaration(tool, fmt, strict):
         out = {"name": name, "description": desc}
         if schema.get("properties"):
             out["parameters"] = node(schema, "gemini", False, root=True)
+        return out
+    if fmt == "gemini_json_schema":
+        out = {"name": name, "description": desc}
+        if schema.get("properties"):
+            out["parametersJsonSchema"] = node(schema, "gemini_json", False, root=True)
         return out
     if fmt == "mcp":
         return {"name": name, "description": desc, "inputSchema": node(schema, "plain", False, root=True),
@@ -202,7 +214,7 @@ def write_goldens(catalog, root):
 # field); Gemini has modes and allowedFunctionNames but no parallel switch; MCP no tool choice.
 def tool_choice_answer(fmt, choice, parallel):
     """The answer to a tool_choice request, or the error code."""
-    if fmt == "mcp" or (fmt == "gemini" and parallel is not None):
+    if fmt == "mcp" or (fmt.startswith("gemini") and parallel is not None):
         return "unsupported"
     tool = choice["tool"] if isinstance(choice, dict) else None
     if fmt in ("openai", "openai_responses"):

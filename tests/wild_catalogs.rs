@@ -20,7 +20,14 @@ use std::path::{Path, PathBuf};
 use tool_schema::review::Rule;
 use tool_schema::{BadTool, RuntimeCatalog};
 
-const FORMATS: [&str; 5] = ["openai", "openai_responses", "anthropic", "gemini", "mcp"];
+const FORMATS: [&str; 6] = [
+    "openai",
+    "openai_responses",
+    "anthropic",
+    "gemini",
+    "gemini_json_schema",
+    "mcp",
+];
 
 fn fastmcp(file: &str) -> RuntimeCatalog {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -472,4 +479,124 @@ fn the_command_line_and_the_stream_leave_a_bad_tool_out() {
     );
     let list = common::run(&["--catalog", shown], request).stdout;
     assert_eq!(format!("{}\n", answers[2]).as_bytes(), list);
+}
+
+fn catalog_of(file: &str) -> RuntimeCatalog {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    RuntimeCatalog::from_bytes(&std::fs::read(&path).unwrap()).unwrap()
+}
+
+/// `gemini_json_schema` declares what Gemini's own `Schema` cannot (pydantic's recursive
+/// checklist), and everything a model sends back in it is Gemini's, answered byte for byte as
+/// `gemini` answers it: calls, turns, streamed events and tool choice.
+#[test]
+fn gemini_json_schema_declares_recursion_and_takes_gemini_calls() {
+    let catalog = catalog_of("tests/catalogs/pydantic/catalog.json");
+    assert_eq!(
+        declaration(&catalog, "set_checklist", "gemini"),
+        "error unsupported"
+    );
+    let declared = declaration(&catalog, "set_checklist", "gemini_json_schema");
+    assert!(
+        declared.contains(r##""parametersJsonSchema":{"$defs":{"OutlineNode":"##)
+            && declared.contains(r##""items":{"$ref":"#/$defs/OutlineNode"}"##)
+            && !declared.contains("\"parameters\":"),
+        "{declared}"
+    );
+    let call = r#"{"name":"set_checklist","args":{"issue_id":"x","root":{"text":""}}}"#;
+    let requests = [
+        format!(r#"{{"op":"check_call","format":"F","call":{call}}}"#),
+        format!(
+            r#"{{"op":"check_turn","format":"F","turn":{{"role":"model","parts":[{{"functionCall":{call}}}]}}}}"#
+        ),
+        format!(
+            r#"{{"op":"call_delta","format":"F","stream":"s","event":{{"candidates":[{{"content":{{"parts":[{{"functionCall":{call}}}]}},"finishReason":"STOP"}}]}}}}"#
+        ),
+        r#"{"op":"tool_choice","format":"F","choice":{"tool":"read_file"}}"#.to_string(),
+        r#"{"op":"tool_choice","format":"F","choice":"auto","parallel":true}"#.to_string(),
+        r#"{"op":"tool_schema","tool":"set_checklist","format":"F","strict":true}"#.to_string(),
+    ];
+    for request in &requests {
+        let mut out = [Vec::new(), Vec::new()];
+        for (format, out) in ["gemini", "gemini_json_schema"].iter().zip(&mut out) {
+            let request = request.replace("\"F\"", &format!("\"{format}\""));
+            let mut input = request.into_bytes();
+            input.push(b'\n');
+            let catalog = catalog_of("tests/catalogs/pydantic/catalog.json");
+            tool_schema::serve_catalog(&mut &input[..], out, Some(catalog)).unwrap();
+        }
+        let [gemini, json_schema] = out;
+        let (gemini, json_schema) = (
+            String::from_utf8(gemini).unwrap(),
+            String::from_utf8(json_schema).unwrap(),
+        );
+        // An error names the format it was asked in, and where in the request (which the
+        // longer name moves); everything else is the same bytes.
+        assert_eq!(
+            without_offsets(&gemini.replace("gemini", "F")),
+            without_offsets(&json_schema.replace("gemini_json_schema", "F")),
+            "{request}"
+        );
+    }
+    let verdict = answer(
+        &catalog,
+        &requests[0].replace("\"F\"", "\"gemini_json_schema\""),
+    );
+    assert!(verdict.contains(r#""ok":false"#), "{verdict}");
+    // A tool is forced only where it can be declared.
+    let force = r#"{"op":"tool_choice","format":"F","choice":{"tool":"set_checklist"}}"#;
+    assert_eq!(
+        answer(&catalog, &force.replace("\"F\"", "\"gemini\"")),
+        "error unsupported"
+    );
+    assert!(
+        answer(&catalog, &force.replace("\"F\"", "\"gemini_json_schema\""))
+            .contains("allowedFunctionNames")
+    );
+}
+
+/// `text` with every number after "byte " left out.
+fn without_offsets(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("byte ") {
+        out.push_str(&rest[..at + 5]);
+        rest = rest[at + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    out + rest
+}
+
+/// The rewrites and refusals of the gemini_json_schema rules (docs/catalogs.md).
+#[test]
+fn gemini_json_schema_rewrites_what_the_api_does_not_take() {
+    let tool = |schema: &str| {
+        let file = format!(r#"[{{"name":"t","description":"d","inputSchema":{schema}}}]"#);
+        let catalog = RuntimeCatalog::from_bytes(file.as_bytes()).unwrap();
+        declaration(&catalog, "t", "gemini_json_schema")
+    };
+    // A `$ref` with a description beside it: the one branch of an anyOf.
+    assert_eq!(
+        tool(r##"{"$defs":{"D":{"type":"string"}},"properties":{"p":{"$ref":"#/$defs/D","description":"x","default":"a"}}}"##),
+        "{\"description\":\"d\",\"name\":\"t\",\"parametersJsonSchema\":{\"$defs\":{\"D\":{\"type\":\"string\"}},\"properties\":{\"p\":{\"anyOf\":[{\"$ref\":\"#/$defs/D\"}],\"description\":\"x\"}},\"type\":\"object\"}}\n"
+    );
+    // Kept and dropped keywords; const as enum; an integer's exclusive bound made inclusive.
+    assert_eq!(
+        tool(r#"{"properties":{"s":{"type":"string","pattern":"^a","minLength":1,"format":"date","const":"a"},"n":{"type":"integer","exclusiveMinimum":0,"maximum":9,"multipleOf":3},"b":{"enum":[true,false]},"m":{"type":"object","additionalProperties":{"type":"integer"},"maxProperties":2}},"required":["s"]}"#),
+        "{\"description\":\"d\",\"name\":\"t\",\"parametersJsonSchema\":{\"properties\":{\"b\":{},\"m\":{\"additionalProperties\":{\"type\":\"integer\"},\"type\":\"object\"},\"n\":{\"maximum\":9,\"minimum\":1,\"type\":\"integer\"},\"s\":{\"enum\":[\"a\"],\"format\":\"date\",\"type\":\"string\"}},\"required\":[\"s\"],\"type\":\"object\"}}\n"
+    );
+    // No arguments: no parametersJsonSchema.
+    assert_eq!(tool("{}"), "{\"description\":\"d\",\"name\":\"t\"}\n");
+    // A cycle through required properties only, allOf, a union at the root: unsupported.
+    for schema in [
+        r##"{"$defs":{"N":{"type":"object","properties":{"next":{"$ref":"#/$defs/N"}},"required":["next"]}},"properties":{"n":{"$ref":"#/$defs/N"}}}"##,
+        r#"{"properties":{"a":{"allOf":[{"type":"string"}]}}}"#,
+        r#"{"anyOf":[{"properties":{"a":{}}}]}"#,
+    ] {
+        assert_eq!(tool(schema), "error unsupported", "{schema}");
+    }
+    // The same cycle through an optional property is declared.
+    let optional = tool(
+        r##"{"$defs":{"N":{"type":"object","properties":{"next":{"$ref":"#/$defs/N"}}}},"properties":{"n":{"$ref":"#/$defs/N"}},"required":["n"]}"##,
+    );
+    assert!(optional.contains("parametersJsonSchema"), "{optional}");
 }

@@ -1202,7 +1202,7 @@ fn envelope(format: Format, name: &str, sent: &Sent) -> Value {
             }
             call
         }
-        Format::Gemini => {
+        Format::Gemini | Format::GeminiJsonSchema => {
             let mut call = json!({"name": name, "id": "g1", "thoughtSignature": "x"});
             put(&mut call, "args");
             call
@@ -1317,7 +1317,11 @@ pub fn check(subject: &Subject, data: &[u8]) {
             serde_json::from_str::<Value>(&text).ok()
         };
         (Sent::Text(text), parsed)
-    } else if matches!(format, Format::Gemini | Format::Mcp) && choices.one_in(16) {
+    } else if matches!(
+        format,
+        Format::Gemini | Format::GeminiJsonSchema | Format::Mcp
+    ) && choices.one_in(16)
+    {
         (Sent::Value(None), Some(json!({})))
     } else {
         (Sent::Value(Some(value.clone())), Some(value))
@@ -1443,7 +1447,9 @@ pub fn check(subject: &Subject, data: &[u8]) {
         let text = match format {
             Format::OpenAi | Format::Anthropic => &reply["content"],
             Format::OpenAiResponses => &reply["output"],
-            Format::Gemini => &reply["functionResponse"]["response"]["error"],
+            Format::Gemini | Format::GeminiJsonSchema => {
+                &reply["functionResponse"]["response"]["error"]
+            }
             Format::Mcp => &reply["content"][0]["text"],
         };
         assert_eq!(text.as_str(), Some(messages.join("\n").as_str()), "{shown}");

@@ -174,6 +174,7 @@ fn expected(tool: &Tool, shape: Shape) -> Value {
         Format::OpenAi | Format::OpenAiResponses if strict => Rules::OpenAiStrict,
         Format::Anthropic if strict => Rules::AnthropicStrict,
         Format::Gemini => Rules::Gemini,
+        Format::GeminiJsonSchema => Rules::GeminiJson,
         _ => Rules::Plain,
     };
     let schema = node(MODEL.input(tool), rules, Place::Root);
@@ -192,6 +193,12 @@ fn expected(tool: &Tool, shape: Shape) -> Value {
             json!({"description": description, "name": name})
         }
         Format::Gemini => json!({"description": description, "name": name, "parameters": schema}),
+        Format::GeminiJsonSchema if MODEL.input(tool).properties.len == 0 => {
+            json!({"description": description, "name": name})
+        }
+        Format::GeminiJsonSchema => {
+            json!({"description": description, "name": name, "parametersJsonSchema": schema})
+        }
         Format::Mcp => json!({
             "annotations": {
                 "destructiveHint": tool.hints.destructive,
@@ -214,6 +221,7 @@ fn expected(tool: &Tool, shape: Shape) -> Value {
 enum Rules {
     Plain,
     Gemini,
+    GeminiJson,
     AnthropicStrict,
     OpenAiStrict,
 }
@@ -246,10 +254,12 @@ fn scalar(value: &Scalar) -> Value {
 /// property, makes optional ones nullable (type and enum) and drops default, minLength and
 /// maxLength; Anthropic strict closes every object and drops minimum, maximum, minLength,
 /// maxLength, maxItems and a minItems above 1; Gemini drops additionalProperties, and an enum
-/// but on a string.
+/// but on a string; Gemini's JSON Schema drops default, minLength and maxLength, and an enum
+/// of anything but strings and numbers.
 fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
     let openai = rules == Rules::OpenAiStrict;
     let anthropic = rules == Rules::AnthropicStrict;
+    let gemini_json = rules == Rules::GeminiJson;
     let nullable = openai && place == Place::Optional;
     let mut out = Map::new();
     let ty = schema.ty.as_str();
@@ -264,13 +274,18 @@ fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
     if let Some(text) = schema.description {
         out.insert("description".into(), json!(MODEL.str(text)));
     }
-    if let (Some(value), false) = (&MODEL.annotations(schema).default, openai) {
+    if let (Some(value), false) = (&MODEL.annotations(schema).default, openai || gemini_json) {
         out.insert("default".into(), scalar(value));
     }
     // Gemini's `enum` is a list of strings, on a string (catalogs.md): any other is dropped.
     let enumeration = schema
         .enumeration
-        .filter(|_| rules != Rules::Gemini || schema.ty == Type::String);
+        .filter(|_| rules != Rules::Gemini || schema.ty == Type::String)
+        .filter(|&values| {
+            !gemini_json
+                || (MODEL.values(values).iter())
+                    .all(|value| matches!(value, Scalar::String(_) | Scalar::Number(_)))
+        });
     if let Some(values) = enumeration {
         let mut list: Vec<Value> = MODEL.values(values).iter().map(scalar).collect();
         if nullable {
@@ -309,7 +324,7 @@ fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
             out.insert("required".into(), json!(required));
         }
         let closed = match rules {
-            Rules::Plain => schema
+            Rules::Plain | Rules::GeminiJson => schema
                 .additional
                 .is_some_and(|extra| MODEL.node(extra).boolean == Some(false)),
             Rules::Gemini => false,
@@ -332,12 +347,12 @@ fn node(schema: &Schema, rules: Rules, place: Place) -> Value {
         (
             "minLength",
             MODEL.rare(schema).min_length,
-            !anthropic && !openai,
+            !anthropic && !openai && !gemini_json,
         ),
         (
             "maxLength",
             MODEL.rare(schema).max_length,
-            !anthropic && !openai,
+            !anthropic && !openai && !gemini_json,
         ),
     ];
     for (key, value, kept) in counts {

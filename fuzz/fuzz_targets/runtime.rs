@@ -197,7 +197,7 @@ fn call(format: &str, name: &str) -> String {
             r#"{{"type":"function_call","call_id":"c1","name":"{name}","arguments":"{{}}"}}"#
         ),
         "anthropic" => format!(r#"{{"type":"tool_use","id":"c1","name":"{name}","input":{{}}}}"#),
-        "gemini" => format!(r#"{{"name":"{name}","args":{{}}}}"#),
+        "gemini" | "gemini_json_schema" => format!(r#"{{"name":"{name}","args":{{}}}}"#),
         _ => format!(r#"{{"name":"{name}","arguments":{{}}}}"#),
     }
 }

@@ -70,7 +70,7 @@ pub fn call_cases(text: &str) -> Vec<(String, String)> {
 }
 
 /// Every shape: each format, strict and not where it has a strict mode.
-pub const SHAPES: [(&str, bool); 8] = [
+pub const SHAPES: [(&str, bool); 9] = [
     ("openai", false),
     ("openai", true),
     ("openai_responses", false),
@@ -78,6 +78,7 @@ pub const SHAPES: [(&str, bool); 8] = [
     ("anthropic", false),
     ("anthropic", true),
     ("gemini", false),
+    ("gemini_json_schema", false),
     ("mcp", false),
 ];
 

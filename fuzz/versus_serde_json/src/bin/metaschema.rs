@@ -34,6 +34,7 @@ fn main() {
                 let schemas = [
                     &declaration["function"]["parameters"],
                     &declaration["parameters"],
+                    &declaration["parametersJsonSchema"],
                     &declaration["input_schema"],
                     &declaration["inputSchema"],
                     &declaration["outputSchema"],
