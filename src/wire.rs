@@ -420,6 +420,21 @@ fn scalar(out: &mut Json, model: Model<'_>, escapes: &EscapeMap, value: Scalar) 
     }
 }
 
+/// `values`, comma-separated: an `enum`'s list without its brackets.
+fn scalars<'v>(
+    out: &mut Json,
+    model: Model<'_>,
+    escapes: &EscapeMap,
+    values: impl IntoIterator<Item = &'v Scalar>,
+) {
+    for (i, value) in values.into_iter().enumerate() {
+        if i > 0 {
+            out.raw(b",");
+        }
+        scalar(out, model, escapes, *value);
+    }
+}
+
 /// Where a node sits: the root of the arguments, a property its object requires, one it does
 /// not (which OpenAI strict makes nullable), or inside another node.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -862,12 +877,7 @@ impl Writer<'_> {
                 members.put("enum", |out| {
                     out.raw(b"[");
                     let strings = values.iter().filter(|value| **value != Scalar::Null);
-                    for (i, value) in strings.enumerate() {
-                        if i > 0 {
-                            out.raw(b",");
-                        }
-                        scalar(out, model, escapes, *value);
-                    }
+                    scalars(out, model, escapes, strings);
                     out.raw(b"]");
                 });
             }
@@ -883,12 +893,7 @@ impl Writer<'_> {
             if !values.is_empty() && kept {
                 members.put("enum", |out| {
                     out.raw(b"[");
-                    for (i, value) in values.iter().enumerate() {
-                        if i > 0 {
-                            out.raw(b",");
-                        }
-                        scalar(out, model, escapes, *value);
-                    }
+                    scalars(out, model, escapes, values);
                     out.raw(b"]");
                 });
             }
@@ -905,12 +910,7 @@ impl Writer<'_> {
                 optional_nullable && !values.iter().any(|value| matches!(value, Scalar::Null));
             members.put("enum", |out| {
                 out.raw(b"[");
-                for (i, value) in values.iter().enumerate() {
-                    if i > 0 {
-                        out.raw(b",");
-                    }
-                    scalar(out, model, escapes, *value);
-                }
+                scalars(out, model, escapes, values);
                 if add_null {
                     out.raw(b",null");
                 }
