@@ -16,7 +16,7 @@ fn goldens() -> &'static Vec<Vec<u8>> {
     static GOLDENS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     GOLDENS.get_or_init(|| {
         let mut all = Vec::new();
-        for (dir, files) in [("golden", 32), ("tool_choice", 90)] {
+        for (dir, files) in [("golden", 36), ("tool_choice", 108)] {
             let dir = format!("{}/../tests/{dir}", env!("CARGO_MANIFEST_DIR"));
             let before = all.len();
             for format in std::fs::read_dir(&dir).expect(&dir) {

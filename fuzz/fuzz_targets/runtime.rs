@@ -9,9 +9,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use serde_json::value::RawValue;
 use serde_json::Value;
-use std::collections::BTreeMap;
 use tool_schema::{BadTool, RuntimeCatalog, Shape};
 
 fuzz_target!(|data: &[u8]| {
@@ -65,7 +63,7 @@ fn left_out(data: &[u8], strict: &tool_schema::CatalogError) {
     };
     let names: Vec<Option<String>> = (entries.iter())
         .map(|entry| {
-            let value: Value = serde_json::from_str(entry.get()).ok()?;
+            let value: Value = serde_json::from_slice(entry).ok()?;
             value.get("name")?.as_str().map(str::to_string)
         })
         .collect();
@@ -77,13 +75,13 @@ fn left_out(data: &[u8], strict: &tool_schema::CatalogError) {
     if !named_once {
         return;
     }
-    let kept_entries: Vec<&str> = (entries.iter().zip(&names))
+    let kept_entries: Vec<&[u8]> = (entries.iter().zip(&names))
         .filter(|(_, name)| kept.contains(name.as_ref().unwrap()))
-        .map(|(entry, _)| entry.get())
+        .map(|(entry, _)| *entry)
         .collect();
     assert_eq!(kept_entries.len(), loose.len());
-    let file = format!("[{}]", kept_entries.join(","));
-    let alone = RuntimeCatalog::from_bytes(file.as_bytes()).expect("the kept tools pass alone");
+    let file = [b"[", kept_entries.join(&b","[..]).as_slice(), b"]"].concat();
+    let alone = RuntimeCatalog::from_bytes(&file).expect("the kept tools pass alone");
     same_answers(
         &every_answer(&loose),
         &every_answer(&alone),
@@ -91,18 +89,68 @@ fn left_out(data: &[u8], strict: &tool_schema::CatalogError) {
     );
 }
 
-/// The tools array of a catalog file, each tool as its bytes: an array, a `tools/list` result,
-/// or the JSON-RPC response around one (the reader refuses a key twice at those levels).
-fn tools_array(data: &[u8]) -> Option<Vec<&RawValue>> {
-    type Members<'a> = BTreeMap<String, &'a RawValue>;
-    if let Ok(entries) = serde_json::from_slice::<Vec<&RawValue>>(data) {
-        return Some(entries);
+/// The tools array of a catalog file, each tool as its bytes (numbers as spelled): an array, a
+/// `tools/list` result, or the JSON-RPC response around one (the reader refuses a key twice at
+/// those levels).
+fn tools_array(data: &[u8]) -> Option<Vec<&[u8]>> {
+    let value: Value = serde_json::from_slice(data).ok()?;
+    let (mut text, mut tools) = (data.trim_ascii(), &value);
+    if value.is_object() {
+        if value.get("jsonrpc").is_some() {
+            (text, tools) = (member(text, "result")?, &tools["result"]);
+        }
+        (text, tools) = (member(text, "tools")?, &tools["tools"]);
     }
-    let mut object: Members = serde_json::from_slice(data).ok()?;
-    if object.contains_key("jsonrpc") {
-        object = serde_json::from_str(object.get("result")?.get()).ok()?;
+    let entries = text.starts_with(b"[").then(|| pieces(text))?;
+    assert_eq!(
+        entries.len(),
+        tools.as_array().unwrap().len(),
+        "the pieces of the array"
+    );
+    Some(entries)
+}
+
+/// The value of `key` in `text`, a JSON object.
+fn member<'a>(text: &'a [u8], key: &str) -> Option<&'a [u8]> {
+    if !text.starts_with(b"{") {
+        return None;
     }
-    serde_json::from_str(object.get("tools")?.get()).ok()
+    (pieces(text).chunks(2))
+        .find(|pair| serde_json::from_slice::<String>(pair[0]).is_ok_and(|k| k == key))
+        .map(|pair| pair[1])
+}
+
+/// The top-level pieces of `text`, a JSON array or object that serde_json has read: an array's
+/// elements, or an object's keys and values in turn, each as its bytes.
+fn pieces(text: &[u8]) -> Vec<&[u8]> {
+    let (mut pieces, mut depth, mut start) = (Vec::new(), 0, 1);
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, &byte) in text.iter().enumerate() {
+        if in_string {
+            (in_string, escaped) = match byte {
+                _ if escaped => (true, false),
+                b'\\' => (true, true),
+                b'"' => (false, false),
+                _ => (true, false),
+            };
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+        let end = matches!(byte, b',' | b':') && depth == 1 || depth == 0;
+        if end {
+            let piece = text[start..i].trim_ascii();
+            if !piece.is_empty() {
+                pieces.push(piece);
+            }
+            start = i + 1;
+        }
+    }
+    pieces
 }
 
 /// The names of `catalog`'s tools, from its `mcp` list.
