@@ -545,9 +545,9 @@ fn check_call_over_a_catalog_of_bounds_matches_its_golden_files() {
     assert!(assert_run_time_catalog_agrees(&binary, &catalog, &tools) >= 9 * 4);
 }
 
-/// The catalogs that pydantic, zod and seven published MCP servers write (`tests/catalogs/`,
-/// each made by the real tool): each builds, every answer (each tool and the list, in 8
-/// shapes) is its golden file's, written by `tests/framework_reference.py` from the docs alone,
+/// The catalogs that pydantic, zod, FastMCP and twelve published MCP servers write
+/// (`tests/catalogs/`, each made by the real tool): each builds, every answer (each tool and
+/// the list, in 9 shapes) is its golden file's, written by `tests/framework_reference.py` from the docs alone,
 /// its `mcp` tool list builds again into a binary that gives every answer of the first, byte
 /// for byte, and every tool is declared in the shapes that can express it. Which shapes cannot
 /// is asserted per catalog, with its reason, so that neither build can pass by refusing alike.
@@ -556,8 +556,8 @@ fn framework_catalogs_build_and_their_mcp_list_gives_the_same_bytes() {
     let root = Path::new(MANIFEST).join("tests/catalogs");
     // Each catalog, its golden directory, its number of tools, and how many of its answers
     // (every tool and the list, in 9 shapes) are `unsupported`: tuples, maps and recursion
-    // under the strict modes, recursion in Gemini's, and Anthropic strict's 24 optional
-    // properties a list.
+    // under the strict modes, recursion and dashed property names in Gemini's, descriptions
+    // over OpenAI's 1,024 characters, and Anthropic strict's 24 optional properties a list.
     let catalogs = [
         ("pydantic/catalog.json", "pydantic/golden", 12, 12),
         ("zod/catalog.json", "zod/golden", 11, 12),
@@ -603,6 +603,37 @@ fn framework_catalogs_build_and_their_mcp_list_gives_the_same_bytes() {
             "mcp-servers/golden/github-mcp-server",
             97,
             1,
+        ),
+        ("fastmcp/tools.json", "fastmcp/golden", 4, 0),
+        (
+            "mcp-servers-2026-12/brave-search-mcp-server.json",
+            "mcp-servers-2026-12/golden/brave-search-mcp-server",
+            8,
+            17,
+        ),
+        (
+            "mcp-servers-2026-12/chrome-devtools-mcp.json",
+            "mcp-servers-2026-12/golden/chrome-devtools-mcp",
+            32,
+            1,
+        ),
+        (
+            "mcp-servers-2026-12/context7-mcp.json",
+            "mcp-servers-2026-12/golden/context7-mcp",
+            2,
+            8,
+        ),
+        (
+            "mcp-servers-2026-12/notion-mcp-server.json",
+            "mcp-servers-2026-12/golden/notion-mcp-server",
+            24,
+            75,
+        ),
+        (
+            "mcp-servers-2026-12/server-sequential-thinking.json",
+            "mcp-servers-2026-12/golden/server-sequential-thinking",
+            1,
+            8,
         ),
     ];
     // The goldens are compared for every catalog before failing, so that one run lists every
@@ -658,8 +689,8 @@ fn framework_catalogs_build_and_their_mcp_list_gives_the_same_bytes() {
     }
     assert_eq!(
         answered,
-        9 * (188 + 10),
-        "188 tools and 10 lists, in 9 shapes"
+        9 * (259 + 16),
+        "259 tools and 16 lists, in 9 shapes"
     );
     assert!(
         differences.is_empty(),

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes the golden files of the framework catalogs from the specification alone.
 
-The catalogs are the ones pydantic, zod and seven published MCP servers write (tests/catalogs/):
-JSON Schema 2020-12 (and draft-07, as the MCP TypeScript SDK writes it), far beyond the flat
+The catalogs are the ones pydantic, zod, FastMCP and twelve published MCP servers write
+(tests/catalogs/): JSON Schema 2020-12 (and draft-07, as the MCP TypeScript SDK writes it), far beyond the flat
 subset that tests/golden_reference.py renders. The rules come from two pages only:
 docs/catalogs.md ("The schema keywords", "How check_call reads a schema", "Rendering": the table
 per shape) and docs/formats.md (the envelope of each format, strict mode, Anthropic strict's
@@ -22,8 +22,11 @@ holding the error code where the crate must refuse.
 
     python3 tests/framework_reference.py && git diff --exit-code tests/catalogs
 """
+from fractions import Fraction
 import json
 import pathlib
+import re
+import string
 import sys
 
 from golden_reference import (ANTHROPIC_STRICT_OPTIONAL, ANTHROPIC_STRICT_TOOLS, FORMATS, dump,
@@ -44,7 +47,11 @@ FRAMEWORK_CATALOGS = [
     ("mcp-servers/server-filesystem.json", "mcp-servers/golden/server-filesystem"),
     ("mcp-servers/server-memory.json", "mcp-servers/golden/server-memory"),
     ("mcp-servers/github-mcp-server.json", "mcp-servers/golden/github-mcp-server"),
-]
+    ("fastmcp/tools.json", "fastmcp/golden"),
+] + [(f"mcp-servers-2026-12/{name}.json", f"mcp-servers-2026-12/golden/{name}") for name in [
+    "brave-search-mcp-server", "chrome-devtools-mcp", "context7-mcp", "notion-mcp-server",
+    "server-sequential-thinking",
+]]
 
 
 # Other readings of the questions marked "Q:" below, for whoever settles them:
@@ -107,7 +114,19 @@ KEYWORDS = {
     "minLength", "maxLength", "pattern", "format",
     # numbers
     "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+    # catalogs.md's annotations "on strings": pydantic's `Json[...]`
+    "contentEncoding", "contentMediaType", "contentSchema",
 }
+
+# catalogs.md: `contentEncoding`, `contentMediaType` and `contentSchema` are "never asserted,
+# kept by `mcp` alone".
+CONTENT = {"contentEncoding", "contentMediaType", "contentSchema"}
+
+
+def is_extension(key):
+    """catalogs.md: "A keyword that begins with `x-` is an extension ...: it is read past and
+    written in no shape". Q: in no shape, `mcp` and an `outputSchema` included? Reading: yes."""
+    return key.startswith("x-")
 
 # The keywords that say what type a node is. Q: what is "a node with no type", which both
 # strict shapes answer `unsupported`? Reading: a node that constrains the type of its value in
@@ -121,6 +140,8 @@ def check_keywords(schema, where):
     if isinstance(schema, bool):
         return
     for key, value in schema.items():
+        if is_extension(key):
+            continue
         if key not in KEYWORDS:
             raise NotCovered(f"{where}: keyword {key!r} is not in the docs' keyword table")
         for sub_where, sub in subschemas(key, value, where):
@@ -133,7 +154,7 @@ def subschemas(key, value, where=""):
         return [(f"{where}/{key}/{name}", sub) for name, sub in value.items()]
     if key in LIST_OF_SCHEMAS or (key == "items" and isinstance(value, list)):
         return [(f"{where}/{key}/{i}", sub) for i, sub in enumerate(value)]
-    if key in ONE_SCHEMA or key == "items":
+    if key in ONE_SCHEMA or key == "items" or key == "contentSchema":
         # additionalProperties/additionalItems/items may be a boolean schema.
         return [(f"{where}/{key}", value)]
     return []
@@ -145,7 +166,7 @@ def map_subschemas(key, value, f):
         return {name: f(sub) for name, sub in value.items()}
     if key in LIST_OF_SCHEMAS or (key == "items" and isinstance(value, list)):
         return [f(sub) for sub in value]
-    if key in ONE_SCHEMA or key == "items":
+    if key in ONE_SCHEMA or key == "items" or key == "contentSchema":
         return f(value)
     return value
 
@@ -155,9 +176,16 @@ def undeclared_required(node):
     return any(name not in node.get("properties", {}) for name in node.get("required", []))
 
 
+# catalogs.md: "a `type` list in one order".
+TYPE_ORDER = ["object", "array", "string", "integer", "number", "boolean", "null"]
+
+
 def sort_required(node):
+    """`required` sorted, and a `type` list in its one order."""
     if "required" in node:
         node["required"] = sorted(node["required"])
+    if isinstance(node.get("type"), list):
+        node["type"] = sorted(node["type"], key=TYPE_ORDER.index)
     return node
 
 
@@ -231,6 +259,154 @@ def recursive(root):
             if ref == "#" else target
         return any(reaches(r, path | {ref}) for r in refs_in(body))
     return any(reaches(r, frozenset()) for r in refs_in(root))
+
+
+# --- What a provider's shape is given: catalogs.md, "The schema keywords" ---------------------
+
+def fits(value, node, root):
+    """Whether `value` is valid against `node`, for the keywords a default in the test catalogs
+    sits beside; any other keyword stops the script rather than being guessed."""
+    if isinstance(node, bool):
+        return node
+    for key, want in node.items():
+        if key in ("title", "description", "default", "examples", "$comment", "$defs",
+                   "definitions", "deprecated", "readOnly", "writeOnly") or is_extension(key):
+            continue
+        if key == "type":
+            types = want if isinstance(want, list) else [want]
+            if not any(of_type(value, t) for t in types):
+                return False
+        elif key == "enum":
+            if not any(same_value(value, v) for v in want):
+                return False
+        elif key == "const":
+            if not same_value(value, want):
+                return False
+        elif key == "$ref":
+            if not fits(value, resolve(root, want), root):
+                return False
+        elif key == "anyOf":
+            if not any(fits(value, branch, root) for branch in want):
+                return False
+        elif key == "oneOf":
+            if sum(fits(value, branch, root) for branch in want) != 1:
+                return False
+        elif key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+            if of_type(value, "number") and not {
+                "minimum": value >= want, "maximum": value <= want,
+                "exclusiveMinimum": value > want, "exclusiveMaximum": value < want}[key]:
+                return False
+        elif key == "multipleOf":
+            # Exact, as decimals: the numbers as the catalog spells them.
+            if of_type(value, "number") and Fraction(repr(value)) % Fraction(repr(want)):
+                return False
+        elif key == "discriminator":
+            continue  # OpenAPI's annotation: it names the branch, the branches decide
+        elif key == "uniqueItems":
+            if want and isinstance(value, list) and any(
+                    same_value(a, b) for i, a in enumerate(value) for b in value[:i]):
+                return False
+        elif key == "prefixItems":
+            if isinstance(value, list) and not all(
+                    fits(v, sub, root) for v, sub in zip(value, want)):
+                return False
+        elif key in ("minProperties", "maxProperties"):
+            if isinstance(value, dict) and not (len(value) >= want if key == "minProperties"
+                                                else len(value) <= want):
+                return False
+        elif key == "propertyNames":
+            if isinstance(value, dict) and not all(fits(k, want, root) for k in value):
+                return False
+        elif key == "additionalProperties":
+            declared = node.get("properties", {})
+            if isinstance(value, dict) and not all(
+                    fits(v, want, root) for k, v in value.items() if k not in declared):
+                return False
+        elif key in ("minLength", "maxLength"):
+            # Lengths count code points (Python's len of a str).
+            if isinstance(value, str) and not (len(value) >= want if key == "minLength"
+                                               else len(value) <= want):
+                return False
+        elif key in ("minItems", "maxItems"):
+            if isinstance(value, list) and not (len(value) >= want if key == "minItems"
+                                                else len(value) <= want):
+                return False
+        elif key == "items" and isinstance(want, (dict, bool)):
+            if isinstance(value, list) and not all(fits(v, want, root) for v in value):
+                return False
+        elif key == "format":
+            # catalogs.md: a default is judged "with `format` read as JSON Schema's default
+            # reads it, an annotation".
+            continue
+        elif key == "pattern":
+            # Python's `re` reads ECMA-262's patterns alike within this subset only.
+            if not set(want) <= set("^$[]-+*?{},.|()\\dws") | set(string.ascii_letters + string.digits + "_/:@ "):
+                raise NotCovered(f"a default beside the pattern {want!r}")
+            if isinstance(value, str) and not re.search(want, value):
+                return False
+        elif key == "properties":
+            if isinstance(value, dict) and not all(
+                    fits(v, want[k], root) for k, v in value.items() if k in want):
+                return False
+        elif key == "required":
+            if isinstance(value, dict) and not all(k in value for k in want):
+                return False
+        else:
+            raise NotCovered(f"a default beside {key!r}")
+    return True
+
+
+def of_type(value, name):
+    """JSON Schema's types; an integer is a number with no fraction (1.0 too)."""
+    if name == "null":
+        return value is None
+    if name == "boolean":
+        return isinstance(value, bool)
+    if isinstance(value, bool):
+        return False
+    if name == "integer":
+        return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    return isinstance(value, {"number": (int, float), "string": str, "array": list,
+                              "object": dict}[name])
+
+
+def same_value(a, b):
+    """JSON equality: 1 and 1.0 are one number, true is not 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    return a == b
+
+
+def provider_view(node, root):
+    """A schema as the providers' shapes are given it: extensions and the content keywords left
+    out, and a `default` that does not fit its node dropped ("dropped from the providers'
+    shapes, where a model would read it as a value to send"). Q: an example that does not fit:
+    is the one value dropped, or `examples` whole? No test catalog has one, so it stops the
+    script."""
+    if isinstance(node, bool):
+        return node
+    out = {}
+    for key, value in node.items():
+        if is_extension(key) or key in CONTENT:
+            continue
+        if key == "default" and not fits(value, node, root):
+            continue
+        if key == "examples" and not all(fits(v, node, root) for v in value):
+            raise NotCovered("an example that does not fit its node")
+        out[key] = map_subschemas(key, value, lambda sub: provider_view(sub, root))
+    return out
+
+
+def without_extensions(node):
+    """A schema as `mcp` writes it: every keyword as given but the `x-` extensions."""
+    if isinstance(node, bool):
+        return node
+    return {k: map_subschemas(k, v, without_extensions) for k, v in node.items()
+            if not is_extension(k)}
 
 
 # --- mcp: "nothing: every keyword as given" ----------------------------------------------------
@@ -311,8 +487,11 @@ def openai_nullable(node, where):
         # "`null` in its `type` and `enum`".
         ty = node["type"]
         if isinstance(ty, list):
-            raise NotCovered(f"{where}: a type list")
-        if ty != "null":
+            # Q: a type list (notion-mcp-server's `["object", "null"]`)? Reading: `null` joins
+            # the list unless it is there.
+            if "null" not in ty:
+                node["type"] = ty + ["null"]
+        elif ty != "null":
             node["type"] = [ty, "null"]
         if "enum" in node and None not in node["enum"]:
             node["enum"] = node["enum"] + [None]
@@ -526,7 +705,22 @@ def gemini_schema(node, root, where):
     if "allOf" in node:
         raise Unsupported(f"{where}: allOf")
     if isinstance(node.get("type"), list):
-        raise NotCovered(f"{where}: a type list")  # "a type list becomes anyOf": none here
+        # "a type list becomes `anyOf`" and "a `null` type or branch becomes `nullable: true`,
+        # and a union left with one branch is that branch": notion-mcp-server's
+        # `["object", "null"]` is an object, nullable; server-sequential-thinking's
+        # `["boolean", "string"]` is an `anyOf` of the two, in the list's one order. Q: where
+        # would keywords that apply to one of the types go? No catalog has one.
+        types = sorted((t for t in node["type"] if t != "null"), key=TYPE_ORDER.index)
+        if len(types) == 1:
+            out = gemini_schema(dict(node, type=types[0]), root, where)
+        elif set(node) - {"type", "description", "title", "default"}:
+            raise NotCovered(f"{where}: a type list beside {sorted(node)}")
+        else:
+            rest = {k: v for k, v in node.items() if k != "type"}
+            out = gemini_schema(dict(rest, anyOf=[{"type": t} for t in types]), root, where)
+        if "null" in node["type"]:
+            out["nullable"] = True
+        return out
     if node.get("type") == "null":
         raise NotCovered(f"{where}: a null type outside a union")
     if "nullable" in node:
@@ -547,6 +741,12 @@ def gemini_schema(node, root, where):
             continue
         if key in ("anyOf", "oneOf"):
             continue  # below
+        if key == "properties":
+            # "`unsupported`: ... a property name other than a letter or underscore followed by
+            # letters, digits and underscores". Q: ASCII letters? Reading: yes.
+            for name in value:
+                if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                    raise Unsupported(f"{where}: property name {name!r}")
         if key == "required":
             # "a `required` name that `properties` does not declare" is dropped. Q: and an
             # object without `properties`? Reading: none is declared, so none is left, and the
@@ -760,8 +960,18 @@ def parameters(schema, fmt, strict):
     raise ValueError(fmt)
 
 
+OPENAI_DESCRIPTION = 1024
+
+
 def declaration(tool, fmt, strict):
     name, desc, schema = tool["name"], tool["description"], tool["inputSchema"]
+    if fmt != "mcp":
+        schema = provider_view(schema, schema)
+    if fmt in ("openai", "openai_responses") and len(desc) > OPENAI_DESCRIPTION:
+        # formats.md: "A tool whose description is longer than 1,024 characters is
+        # `unsupported` in `openai` and `openai_responses`, strict or not". Q: characters are
+        # code points? Reading: yes (Python's len).
+        raise Unsupported("a description over 1,024 characters")
     if fmt == "openai":
         function = {"name": name, "description": desc, "parameters": parameters(schema, fmt, strict)}
         if strict:
@@ -804,7 +1014,7 @@ MCP_TOOL_FIELDS = {"name", "title", "description", "inputSchema", "outputSchema"
 
 def mcp_declaration(tool):
     out = {"name": tool["name"], "description": tool["description"],
-           "inputSchema": mcp_schema(root_object(tool["inputSchema"]))}
+           "inputSchema": mcp_schema(root_object(without_extensions(tool["inputSchema"])))}
     for key in ("title", "icons", "execution", "_meta"):
         if key in tool:
             out[key] = tool[key]
@@ -812,12 +1022,17 @@ def mcp_declaration(tool):
         # Q: is an outputSchema canonical as P is (`required` sorted)? Reading: yes, "Every
         # output is canonical: keys sorted ..., `required` sorted", and it is kept as given
         # otherwise, `$schema` and `title` included (the mcp row).
-        out["outputSchema"] = mcp_schema(tool["outputSchema"])
+        out["outputSchema"] = mcp_schema(without_extensions(tool["outputSchema"]))
     # Q: annotations' `title` (pydantic's write_file has one): "writes them all back" and the
     # tool fields list "`annotations` (its `title` and four hints)". Reading: written back beside
     # the four hints (golden_reference's `hints` keeps every key the catalog gives).
-    out["annotations"] = hints(tool)
+    # catalogs.md: "a member MCP does not define there (Google's chrome-devtools-mcp writes a
+    # `category`) is read and left out".
+    out["annotations"] = {k: v for k, v in hints(tool).items() if k in MCP_ANNOTATIONS}
     return out
+
+
+MCP_ANNOTATIONS = {"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
 
 
 def answer(tools, fmt, strict):

@@ -8,7 +8,8 @@ cd "$(dirname "$0")"
 root="$(cd ../.. && pwd)"
 for catalog in src/catalog.json tests/catalogs/reasonix/catalog.json tests/catalogs/bounds/catalog.json \
     tests/catalogs/pydantic/catalog.json tests/catalogs/zod/catalog.json \
-    tests/catalogs/zod/catalog-direct.json "$root"/tests/catalogs/mcp-servers/*.json; do
+    tests/catalogs/zod/catalog-direct.json tests/catalogs/fastmcp/tools.json \
+    "$root"/tests/catalogs/mcp-servers/*.json "$root"/tests/catalogs/mcp-servers-2026-12/*.json; do
     case "$catalog" in /*) ;; *) catalog="$root/$catalog" ;; esac
     printf '%s: ' "${catalog#"$root"/}"
     RUSTFLAGS= TOOL_SCHEMA_CATALOG="$catalog" cargo run -q --bin metaschema
