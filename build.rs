@@ -40,6 +40,9 @@ mod schema;
 #[path = "src/sink.rs"]
 mod sink;
 #[allow(dead_code)]
+#[path = "src/spelling.rs"]
+mod spelling;
+#[allow(dead_code)]
 #[path = "src/tokenizer.rs"]
 mod tokenizer;
 #[allow(dead_code)]

@@ -4,6 +4,7 @@
 //! named by `TOOL_SCHEMA_CATALOG`) after the reader has checked every rule: the reader is the
 //! one place the rules are written, for this catalog and for one read at run time.
 
+use crate::spelling;
 use std::borrow::Cow;
 
 pub use crate::schema::{
@@ -384,7 +385,7 @@ pub(crate) fn closest_index(names: &impl Names, literal: &[u8]) -> usize {
     let mut best = ((true, usize::MAX), 0);
     for tool in 0..names.count() {
         let name = names.name(tool).as_bytes();
-        let rank = (!contains(name, asked), edit_distance(asked, name));
+        let rank = (!contains(name, asked), spelling::edit_distance(asked, name));
         if rank < best.0 {
             best = (rank, tool);
         }
@@ -398,24 +399,6 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
         && haystack
             .windows(needle.len())
             .any(|window| window == needle)
-}
-
-/// Levenshtein distance between two strings of at most 64 bytes, in two rows on the stack.
-pub(crate) fn edit_distance(a: &[u8], b: &[u8]) -> usize {
-    let mut previous = [0usize; 65];
-    let mut current = [0usize; 65];
-    for (j, cell) in previous.iter_mut().enumerate().take(b.len() + 1) {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        current[0] = i;
-        for j in 1..=b.len() {
-            let substitute = previous[j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            current[j] = substitute.min(previous[j] + 1).min(current[j - 1] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 /// How many properties of `node`'s tree are optional (not in their object's `required`), at

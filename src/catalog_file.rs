@@ -19,6 +19,7 @@ use crate::schema::{
     Type, TypeForm, Types,
 };
 use crate::sink::{escape, escape_run_end};
+use crate::spelling;
 use crate::tokenizer::{pieces, Kind, Piece, Token, Tokenizer};
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};
@@ -1199,13 +1200,13 @@ impl SchemaReader<'_> {
             }
             // Each keyword is judged alone, so every one that breaks a rule is reported.
             let Some((_, applies)) = KEYWORDS.iter().find(|(keyword, _)| keyword == key) else {
+                let hint = match spelling::closest_word(key, KEYWORDS.map(|(keyword, _)| keyword)) {
+                    Some(meant) => format!("did you mean \"{meant}\"?"),
+                    None => "docs/catalogs.md lists those a catalog may use".to_string(),
+                };
                 self.problems.push((
                     at(key),
-                    format!(
-                        "keyword {} is not supported (docs/catalogs.md lists those a catalog \
-                         may use)",
-                        quote(key)
-                    ),
+                    format!("keyword {} is not supported; {hint}", quote(key)),
                 ));
                 continue;
             };

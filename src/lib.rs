@@ -77,6 +77,7 @@ pub mod review;
 mod runtime;
 pub mod schema;
 mod sink;
+mod spelling;
 mod stream;
 pub mod tokenizer;
 mod tool_choice;

@@ -39,7 +39,8 @@ requests:
                                         \"none\", \"required\" or {\"tool\":TOOL}; and
                                         \"parallel\":B, optional, for parallel calls
   optional in all six (call_delta's below):
-    \"format\":F    openai (default), openai_responses, anthropic, gemini or mcp
+    \"format\":F    openai (default), openai_responses, anthropic, gemini,
+                  gemini_json_schema or mcp
     \"strict\":B    false (default) or true; true needs openai, openai_responses or anthropic
 
 --catalog PATH: read the tools from the catalog file PATH (an MCP tools/list array or

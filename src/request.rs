@@ -22,6 +22,7 @@ use crate::call::{self, Call, Span};
 use crate::catalog::{self, Names};
 use crate::error::Error;
 use crate::error::MAX_INPUT;
+use crate::spelling;
 use crate::tokenizer::{
     plain_run_end, same, skip_whitespace, string_eq, Kind, Stop, Token, Tokenizer, PLAIN,
 };
@@ -91,7 +92,7 @@ fn op_advice(literal: &[u8]) -> &'static str {
         .unwrap_or(b"");
     let near = ADVICE
         .iter()
-        .map(|&(op, advice)| (catalog::edit_distance(inner, op.as_bytes()), advice))
+        .map(|&(op, advice)| (spelling::edit_distance(inner, op.as_bytes()), advice))
         .min_by_key(|&(distance, _)| distance);
     match near {
         Some((distance, advice)) if distance <= 2 && inner.len() <= 64 => advice,

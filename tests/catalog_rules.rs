@@ -197,7 +197,7 @@ fn the_tool_fields() {
         refusal(&format!(
             r#"[{{{t},"outputSchema":{{"type":"object","x":1}}}}]"#
         )),
-        r#"tool "t": /outputSchema/x: keyword "x" is not supported (docs/catalogs.md lists those a catalog may use)"#
+        r#"tool "t": /outputSchema/x: keyword "x" is not supported; docs/catalogs.md lists those a catalog may use"#
     );
     let model = accepted(&format!(
         r#"[{{{t},"title":"T","icons":[{{"src":"data:,"}}],"execution":{{"taskSupport":"optional"}},"_meta":{{"b":1,"a":[true]}},"outputSchema":{{"type":"object","properties":{{"r":{{"type":"string"}}}}}}}}]"#
@@ -568,7 +568,23 @@ fn keywords_outside_the_subset_are_named() {
             message,
             format!(
                 "tool \"t\": /inputSchema/properties/p/{keyword}: keyword \"{keyword}\" is not \
-                 supported (docs/catalogs.md lists those a catalog may use)"
+                 supported; docs/catalogs.md lists those a catalog may use"
+            )
+        );
+    }
+    // A near miss of a keyword names it.
+    for (typo, meant) in [
+        ("maxLenght", "maxLength"),
+        ("patern", "pattern"),
+        ("enun", "enum"),
+    ] {
+        assert_eq!(
+            refusal(&with_property(&format!(
+                r#"{{"type":"string","{typo}":1}}"#
+            ))),
+            format!(
+                "tool \"t\": /inputSchema/properties/p/{typo}: keyword \"{typo}\" is not \
+                 supported; did you mean \"{meant}\"?"
             )
         );
     }
@@ -603,8 +619,8 @@ fn keywords_outside_the_subset_are_named() {
     // A pointer escapes "~" and "/" (RFC 6901).
     assert_eq!(
         refusal(&with_property(r#"{"type":"string","a/b~":1}"#)),
-        "tool \"t\": /inputSchema/properties/p/a~1b~0: keyword \"a/b~\" is not supported \
-         (docs/catalogs.md lists those a catalog may use)"
+        "tool \"t\": /inputSchema/properties/p/a~1b~0: keyword \"a/b~\" is not supported; \
+         docs/catalogs.md lists those a catalog may use"
     );
     // Annotations, and a keyword of another type where no type is given, are accepted.
     accepted(&with_schema(

@@ -401,6 +401,7 @@ fn help_names_every_op_flag_and_code() {
     ];
     let flags = [
         "--catalog",
+        "--catalog-strict",
         "--stream",
         "--review",
         "--strict",
@@ -409,6 +410,15 @@ fn help_names_every_op_flag_and_code() {
     ];
     for word in ops.iter().chain(&flags) {
         assert!(help.contains(word), "--help lacks {word}");
+    }
+    // The formats, as the "format":F line lists them.
+    let formats = &help[help.find("\"format\":F").unwrap()..help.find("\"strict\":B").unwrap()];
+    for format in tool_schema::wire::Format::ALL {
+        let name = format.name();
+        assert!(
+            formats.split([' ', ',', '\n']).any(|word| word == name),
+            "--help's formats lack {name}: {formats}"
+        );
     }
     let errors = std::fs::read_to_string("docs/errors.md").unwrap();
     let table = &errors[errors.find("## Codes").unwrap()..errors.find("## One example").unwrap()];

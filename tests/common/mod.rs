@@ -224,8 +224,8 @@ pub fn five_good_two_bad() -> (String, String, Vec<&'static str>) {
         format!("[{}]", good.join(",")),
         format!("[{}]", mixed.join(",")),
         vec![
-            r#"tool "typo": /inputSchema/propertes: keyword "propertes" is not supported (docs/catalogs.md lists those a catalog may use)"#,
-            r#"tool "typo": /inputSchema/requred: keyword "requred" is not supported (docs/catalogs.md lists those a catalog may use)"#,
+            r#"tool "typo": /inputSchema/propertes: keyword "propertes" is not supported; did you mean "properties"?"#,
+            r#"tool "typo": /inputSchema/requred: keyword "requred" is not supported; did you mean "required"?"#,
             r#"tool "empty_range": /description: must be a string, found a number"#,
             r#"tool "empty_range": /inputSchema/properties/n/minimum: no number is within minimum and maximum: the range is empty"#,
             r#"tool "empty_range": /inputSchema/properties/s/minimum: "minimum" applies to integer and number schemas, not string"#,
