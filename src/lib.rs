@@ -92,6 +92,6 @@ pub use catalog_file::CatalogError;
 pub use error::{Error, MAX_DEPTH, MAX_INPUT};
 pub use respond::respond;
 pub use runtime::{BadTool, RuntimeCatalog};
-pub use stream::{serve, serve_catalog};
+pub use stream::{serve, serve_catalog, serve_refused_catalog};
 pub use wire::{Format, Shape};
 pub use writer::MAX_OUTPUT;

@@ -11,7 +11,9 @@ use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use tool_schema::{serve_catalog, BadTool, CallStreams, Error, RuntimeCatalog, MAX_INPUT};
+use tool_schema::{
+    serve_catalog, serve_refused_catalog, BadTool, CallStreams, Error, RuntimeCatalog, MAX_INPUT,
+};
 
 const USAGE: &str = "\
 usage: tool-schema [--catalog PATH [--catalog-strict]] [--stream] < request.json
@@ -61,7 +63,9 @@ requests:
   skipped. {\"op\":\"use_catalog\",\"path\":P} reads the catalog file P for the lines after
   it, as --catalog does, answering {\"ok\":true,\"refused\":[R,...],\"tools\":N}, each R a
   tool left out ({\"code\":\"bad_catalog\",\"message\":M,\"pointer\":P,\"tool\":T}),
-  or bad_catalog and the catalog stays; with \"strict\":true, all or nothing.
+  or bad_catalog and the catalog stays; with \"strict\":true, all or nothing. A
+  --catalog file that is refused does not end the stream: each line is answered bad_catalog
+  until a use_catalog succeeds.
   {\"op\":\"call_delta\",\"format\":F,\"strict\":B,\"stream\":S,\"event\":E} gives one
   event E of a provider's stream S (named by the caller) and answers the calls it settled,
   {\"calls\":[{\"index\":I,\"verdict\":V}]}, V as check_call's; \"end\":true ends the
@@ -155,6 +159,14 @@ fn main() -> ExitCode {
             Err(line) => {
                 // The build's line, whole, after the path: nothing on standard output.
                 let _ = writeln!(io::stderr(), "tool-schema: bad_catalog: {line}");
+                if stream {
+                    // A stream answers every line: bad_catalog, until a use_catalog succeeds.
+                    return finish(serve_refused_catalog(
+                        &mut io::stdin().lock(),
+                        &mut io::stdout().lock(),
+                        &line,
+                    ));
+                }
                 return ExitCode::FAILURE;
             }
         },

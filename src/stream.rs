@@ -13,7 +13,7 @@ use crate::runtime::{BadTool, RuntimeCatalog};
 use crate::sink::escaped;
 use crate::tokenizer::{decode, string_eq, Kind, Tokenizer};
 use crate::writer::MAX_OUTPUT;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::io::{self, Read, Write};
 
 /// Room for one whole line at the limit, plus as much again so that reads stay large.
@@ -60,7 +60,25 @@ pub fn serve_catalog(
     output: &mut impl Write,
     catalog: Option<RuntimeCatalog>,
 ) -> Result<(), Error> {
-    let mut out = Output::new(output, catalog);
+    serve_lines(input, &mut Output::new(output, catalog))
+}
+
+/// [`serve_catalog`] when the catalog file it was to start with was refused (`refusal`, the
+/// reader's line): the stream still answers every line, so a caller matching answers to
+/// requests stays in step, and stays fail-closed. Until a `use_catalog` succeeds, every other
+/// line is answered `bad_catalog` with that refusal, never over the compiled-in catalog, which
+/// is not the one asked for.
+pub fn serve_refused_catalog(
+    input: &mut impl Read,
+    output: &mut impl Write,
+    refusal: &str,
+) -> Result<(), Error> {
+    let mut out = Output::new(output, None);
+    out.refused = Some(refusal.to_string());
+    serve_lines(input, &mut out)
+}
+
+fn serve_lines<W: Write>(input: &mut impl Read, out: &mut Output<'_, W>) -> Result<(), Error> {
     let mut buf = [0; IN_CAP];
     // buf[start..end] is input not yet answered; it never holds a newline between reads.
     let (mut start, mut end) = (0, 0);
@@ -110,6 +128,9 @@ pub fn serve_catalog(
 struct Output<'a, W: Write> {
     /// The catalog read at run time, if one is in use.
     catalog: Option<RuntimeCatalog>,
+    /// Why the catalog file the stream started with was refused, until a `use_catalog`
+    /// succeeds: no catalog is in use meanwhile.
+    refused: Option<String>,
     /// The calls being streamed (`call_delta`).
     streams: CallStreams,
     sink: &'a mut W,
@@ -128,6 +149,7 @@ impl<'a, W: Write> Output<'a, W> {
     fn new(sink: &'a mut W, catalog: Option<RuntimeCatalog>) -> Output<'a, W> {
         Output {
             catalog,
+            refused: None,
             streams: CallStreams::default(),
             sink,
             buf: [0; OUT_CAP],
@@ -160,6 +182,16 @@ impl<'a, W: Write> Output<'a, W> {
     fn respond(&mut self, line: &[u8]) -> Result<(), Error> {
         // A call_delta goes to the streams; any other line to `respond`, as before they were
         // kept, so that other lines pay nothing for them.
+        if let Some(refusal) = &self.refused {
+            if let Some(path) = use_catalog(line) {
+                return self.use_catalog(path);
+            }
+            let message = format!(
+                "no catalog is in use, since the --catalog file was refused ({refusal}); send \
+                 {{\"op\":\"use_catalog\",\"path\":P}} with a catalog file"
+            );
+            return self.write_error("bad_catalog", &message);
+        }
         let call_delta = line.starts_with(CALL_DELTA_START);
         let answer = match (call_delta, self.catalog.take()) {
             (true, catalog) => {
@@ -235,12 +267,7 @@ impl<'a, W: Write> Output<'a, W> {
     /// Writes the error line for `err`.
     fn error_line(&mut self, err: Error) -> Result<(), Error> {
         // The error line is short (the test suite checks it fits).
-        let fail = |err: io::Error| Error::io("cannot write standard output", &err);
-        self.write_all(b"{\"error\":{\"code\":\"").map_err(fail)?;
-        self.write_all(err.code().as_bytes()).map_err(fail)?;
-        self.write_all(b"\",\"message\":\"").map_err(fail)?;
-        escaped(self, |text| write!(text, "{err}")).map_err(fail)?;
-        self.write_all(b"\"}}\n").map_err(fail)
+        self.write_error(err.code(), &err)
     }
 
     /// Answers `use_catalog`: the new catalog and the tools it left out, or the reason it was
@@ -274,15 +301,22 @@ impl<'a, W: Write> Output<'a, W> {
                 }
                 let tools = catalog.len();
                 self.catalog = Some(catalog);
+                self.refused = None;
                 return writeln!(self, "],\"tools\":{tools}}}").map_err(fail);
             }
             Ok(Err(line)) => ("bad_catalog", line),
             Err(err) => (err.code(), err.to_string()),
         };
+        self.write_error(refusal.0, &refusal.1)
+    }
+
+    /// The error line `{"error":{"code":C,"message":M}}`, the one writer of every error line.
+    fn write_error(&mut self, code: &str, message: &dyn fmt::Display) -> Result<(), Error> {
+        let fail = |err: io::Error| Error::io("cannot write standard output", &err);
         self.write_all(b"{\"error\":{\"code\":\"").map_err(fail)?;
-        self.write_all(refusal.0.as_bytes()).map_err(fail)?;
+        self.write_all(code.as_bytes()).map_err(fail)?;
         self.write_all(b"\",\"message\":\"").map_err(fail)?;
-        escaped(self, |text| text.write_str(&refusal.1)).map_err(fail)?;
+        escaped(self, |text| write!(text, "{message}")).map_err(fail)?;
         self.write_all(b"\"}}\n").map_err(fail)
     }
 

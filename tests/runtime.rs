@@ -79,24 +79,57 @@ fn the_default_catalog_read_at_run_time_answers_as_the_compiled_one() {
 }
 
 /// A catalog that breaks a rule is refused at start with the build's line after the path:
-/// exit status 1, nothing on standard output.
+/// exit status 1, nothing on standard output. A stream does not end: every line is answered
+/// bad_catalog, never over the compiled-in catalog, until a use_catalog succeeds.
 #[test]
 fn a_bad_catalog_is_refused_with_the_builds_line() {
     let bytes = br#"[{"name":"x","description":"d","inputSchema":{"type":"object","properties":{"o":{"type":"strin"}}}}]"#;
     let reader = tool_schema::catalog_file::read(bytes).unwrap_err();
     let path = temp("bad-catalog.json", bytes);
-    for args in [vec!["--catalog"], vec!["--stream", "--catalog"]] {
-        let mut args: Vec<&str> = args;
-        let shown = path.to_str().unwrap();
-        args.push(shown);
-        let out = common::run(&args, br#"{"op":"tool_list"}"#);
-        assert_eq!(out.status.code(), Some(1));
-        assert!(out.stdout.is_empty());
-        assert_eq!(
-            String::from_utf8(out.stderr).unwrap(),
-            format!("tool-schema: bad_catalog: {shown}: {reader}\n")
-        );
+    let shown = path.to_str().unwrap();
+    let out = common::run(&["--catalog", shown], br#"{"op":"tool_list"}"#);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let line = format!("tool-schema: bad_catalog: {shown}: {reader}\n");
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), line);
+    let good = temp(
+        "good-after-bad.json",
+        br#"[{"name":"ping","description":"Ping.","inputSchema":{"type":"object","properties":{}}}]"#,
+    );
+    let lines = format!(
+        "{}\n{}\n{}\n",
+        r#"{"op":"tool_schema","tool":"read_file","format":"mcp"}"#,
+        format_args!(
+            r#"{{"op":"use_catalog","path":{:?}}}"#,
+            good.to_str().unwrap()
+        ),
+        r#"{"op":"tool_list","format":"mcp"}"#,
+    );
+    let out = common::run(&["--stream", "--catalog", shown], lines.as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), line);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let answers: Vec<&str> = stdout.lines().collect();
+    assert_eq!(answers.len(), 3, "{stdout}");
+    let refusal = format!(
+        "no catalog is in use, since the --catalog file was refused ({shown}: {reader}); send \
+         {{\"op\":\"use_catalog\",\"path\":P}} with a catalog file"
+    );
+    let mut escaped = String::new();
+    for c in refusal.chars() {
+        match c {
+            '"' | '\\' => escaped.extend(['\\', c]),
+            _ => escaped.push(c),
+        }
     }
+    assert_eq!(
+        answers[0],
+        format!(r#"{{"error":{{"code":"bad_catalog","message":"{escaped}"}}}}"#)
+    );
+    assert_eq!(answers[1], r#"{"ok":true,"refused":[],"tools":1}"#);
+    assert!(
+        answers[2].starts_with(r#"[{"annotations":"#) && answers[2].contains(r#""name":"ping""#)
+    );
     let out = common::run(&["--catalog", "/nonexistent/tools.json"], b"{}");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr)
