@@ -60,12 +60,13 @@ requests:
 
 --stream: one request per line, one response line per request, until end of input; an error
   is the line {\"error\":{\"code\":C,\"message\":M}} and the stream goes on. Blank lines are
-  skipped. {\"op\":\"use_catalog\",\"path\":P} reads the catalog file P for the lines after
-  it, as --catalog does, answering {\"ok\":true,\"refused\":[R,...],\"tools\":N}, each R a
-  tool left out ({\"code\":\"bad_catalog\",\"message\":M,\"pointer\":P,\"tool\":T}),
-  or bad_catalog and the catalog stays; with \"strict\":true, all or nothing. A
-  --catalog file that is refused does not end the stream: each line is answered bad_catalog
-  until a use_catalog succeeds.
+  skipped. A request with \"id\":ID (a string or number) is answered {\"answer\":A,\"id\":ID},
+  or its error line with \"id\":ID beside \"error\". {\"op\":\"use_catalog\",\"path\":P}
+  reads the catalog file P for the lines after it, as --catalog does, answering
+  {\"ok\":true,\"refused\":[R,...],\"tools\":N}, each R a tool left out
+  ({\"code\":\"bad_catalog\",\"message\":M,\"pointer\":P,\"tool\":T}), or bad_catalog and the
+  catalog stays; with \"strict\":true, all or nothing. A --catalog file that is refused does
+  not end the stream: each line is answered bad_catalog until a use_catalog succeeds.
   {\"op\":\"call_delta\",\"format\":F,\"strict\":B,\"stream\":S,\"event\":E} gives one
   event E of a provider's stream S (named by the caller) and answers the calls it settled,
   {\"calls\":[{\"index\":I,\"verdict\":V}]}, V as check_call's; \"end\":true ends the

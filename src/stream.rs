@@ -15,6 +15,7 @@ use crate::tokenizer::{decode, string_eq, Kind, Tokenizer};
 use crate::writer::MAX_OUTPUT;
 use std::fmt::{self, Write as _};
 use std::io::{self, Read, Write};
+use std::ops::Range;
 
 /// Room for one whole line at the limit, plus as much again so that reads stay large.
 const IN_CAP: usize = 2 * (MAX_INPUT + 1);
@@ -87,7 +88,7 @@ fn serve_lines<W: Write>(input: &mut impl Read, out: &mut Output<'_, W>) -> Resu
     loop {
         while let Some(newline) = buf[start..end].iter().position(|&b| b == b'\n') {
             if !skipping {
-                out.answer(&buf[start..start + newline])?;
+                out.answer(&mut buf[start..start + newline])?;
             }
             skipping = false;
             start += newline + 1;
@@ -95,7 +96,7 @@ fn serve_lines<W: Write>(input: &mut impl Read, out: &mut Output<'_, W>) -> Resu
         if skipping {
             start = end;
         } else if end - start > MAX_INPUT {
-            out.answer(&buf[start..end])?; // too_large, whatever follows
+            out.answer(&mut buf[start..end])?; // too_large, whatever follows
             start = end;
             skipping = true;
         }
@@ -113,7 +114,7 @@ fn serve_lines<W: Write>(input: &mut impl Read, out: &mut Output<'_, W>) -> Resu
         };
         if read == 0 {
             if end > 0 && !skipping {
-                out.answer(&buf[..end])?;
+                out.answer(&mut buf[..end])?;
             }
             return out.flush();
         }
@@ -131,6 +132,12 @@ struct Output<'a, W: Write> {
     /// Why the catalog file the stream started with was refused, until a `use_catalog`
     /// succeeds: no catalog is in use meanwhile.
     refused: Option<String>,
+    /// The `"id"` of the line being answered, as the caller wrote it (`id[..id_len]`), to be
+    /// echoed beside its answer or error; `id_len` 0 when it has none.
+    id: [u8; MAX_ID],
+    id_len: usize,
+    /// The line's answer is an error line this stream wrote itself (`use_catalog`'s), whole.
+    wrote_error: bool,
     /// The calls being streamed (`call_delta`).
     streams: CallStreams,
     sink: &'a mut W,
@@ -150,6 +157,9 @@ impl<'a, W: Write> Output<'a, W> {
         Output {
             catalog,
             refused: None,
+            id: [0; MAX_ID],
+            id_len: 0,
+            wrote_error: false,
             streams: CallStreams::default(),
             sink,
             buf: [0; OUT_CAP],
@@ -164,7 +174,7 @@ impl<'a, W: Write> Output<'a, W> {
     /// Appends the answer to one line, unless it is blank. Being over the limit comes first:
     /// a long line of spaces is `too_large`, not blank. Only a failure of the sink is an
     /// error: whatever else goes wrong, the line gets its error line and the stream goes on.
-    fn answer(&mut self, line: &[u8]) -> Result<(), Error> {
+    fn answer(&mut self, line: &mut [u8]) -> Result<(), Error> {
         let blank = line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'));
         if blank && line.len() <= MAX_INPUT {
             return Ok(());
@@ -173,8 +183,63 @@ impl<'a, W: Write> Output<'a, W> {
             self.flush()?;
         }
         self.answer_at = self.len;
-        let answered = self.respond(line);
+        (self.id_len, self.wrote_error) = (0, false);
+        // A line with an `"id"` is answered as the line without it, wrapped:
+        // {"answer":A,"id":ID}, or its error line with "id":ID beside "error".
+        let answered = match self.take_id(line) {
+            Ok(false) => self.respond(line),
+            Ok(true) => self
+                .write_all(b"{\"answer\":")
+                .map_err(|err| Error::io("cannot write standard output", &err))
+                .and_then(|()| self.respond(line))
+                .and_then(|()| match self.wrote_error {
+                    true => Ok(()),
+                    false => self.close_answer(),
+                }),
+            Err(err) => Err(err),
+        };
         self.settle(answered)
+    }
+
+    /// Finds the line's `"id"` member, if it has one at the top of an object: keeps its value
+    /// in `self.id` and blanks the member (and a comma beside it) with spaces, so the request
+    /// reader sees the line without it, every byte offset unchanged. Only a line holding the
+    /// bytes `"id"` is read for it, so other lines pay one scan of their bytes.
+    fn take_id(&mut self, line: &mut [u8]) -> Result<bool, Error> {
+        if !line.windows(4).any(|window| window == b"\"id\"") {
+            return Ok(false);
+        }
+        let Some((member, value)) = id_member(line)? else {
+            return Ok(false);
+        };
+        self.id[..value.len()].copy_from_slice(&line[value.clone()]);
+        self.id_len = value.len();
+        line[member].fill(b' ');
+        Ok(true)
+    }
+
+    /// Ends a successful answer written after `{"answer":`: its newline becomes `,"id":ID}`
+    /// and the newline.
+    fn close_answer(&mut self) -> Result<(), Error> {
+        let newline = if self.spilling {
+            self.spill.pop()
+        } else {
+            self.len -= 1;
+            Some(self.buf[self.len])
+        };
+        if newline != Some(b'\n') {
+            return Err(Error::internal("an answer that does not end its line"));
+        }
+        self.write_id_and_close()
+    }
+
+    /// `,"id":ID}` and the newline, ending an answer or an error line.
+    fn write_id_and_close(&mut self) -> Result<(), Error> {
+        let fail = |err: io::Error| Error::io("cannot write standard output", &err);
+        let id = self.id;
+        self.write_all(b",\"id\":").map_err(fail)?;
+        self.write_all(&id[..self.id_len]).map_err(fail)?;
+        self.write_all(b"}\n").map_err(fail)
     }
 
     /// The answer to a line that is not blank, written into `self`; `Err` is an error not yet
@@ -243,9 +308,16 @@ impl<'a, W: Write> Output<'a, W> {
             Ok(()) => return Ok(()),
             Err(err) => err,
         };
-        self.spill.clear();
-        self.len = if spilled { 0 } else { self.answer_at };
+        self.take_back();
         self.error_line(err)
+    }
+
+    /// Takes back what the answer being written has written so far (an answer that spilled
+    /// has moved to the block's start, so `answer_at` is 0 then).
+    fn take_back(&mut self) {
+        self.spill.clear();
+        self.spilling = false;
+        self.len = self.answer_at;
     }
 
     /// Answers a `call_delta` (or, for a line that is not one, `respond`'s error) through the
@@ -310,14 +382,22 @@ impl<'a, W: Write> Output<'a, W> {
         self.write_error(refusal.0, &refusal.1)
     }
 
-    /// The error line `{"error":{"code":C,"message":M}}`, the one writer of every error line.
+    /// The error line `{"error":{"code":C,"message":M}}` (with `"id":ID` after `error` when the
+    /// line had one), the one writer of every error line: it replaces whatever the answer had
+    /// written.
     fn write_error(&mut self, code: &str, message: &dyn fmt::Display) -> Result<(), Error> {
         let fail = |err: io::Error| Error::io("cannot write standard output", &err);
+        self.take_back();
+        self.wrote_error = true;
         self.write_all(b"{\"error\":{\"code\":\"").map_err(fail)?;
         self.write_all(code.as_bytes()).map_err(fail)?;
         self.write_all(b"\",\"message\":\"").map_err(fail)?;
         escaped(self, |text| write!(text, "{message}")).map_err(fail)?;
-        self.write_all(b"\"}}\n").map_err(fail)
+        if self.id_len == 0 {
+            return self.write_all(b"\"}}\n").map_err(fail);
+        }
+        self.write_all(b"\"}").map_err(fail)?;
+        self.write_id_and_close()
     }
 
     /// Passes every whole answer on, and the sink's own buffer with it.
@@ -366,6 +446,80 @@ impl<W: Write> Write for Output<'_, W> {
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
+}
+
+/// The longest `"id"` a line may have, in bytes as written.
+const MAX_ID: usize = 128;
+
+/// An `"id"` member's bytes in its line (key, value, and a comma), and its value's.
+type IdMember = (Range<usize>, Range<usize>);
+
+/// Where a line's top-level `"id"` member is (from its key to its value, with the comma that
+/// separates it from a neighbour) and where its value is; `None` when the line is not an object
+/// with one, or is not JSON (the request reader then says why). An id is a string or a number,
+/// as JSON-RPC's is, of at most [`MAX_ID`] bytes.
+fn id_member(line: &[u8]) -> Result<Option<IdMember>, Error> {
+    let mut tokens = Tokenizer::new(line);
+    let Ok(first) = tokens.expect_token() else {
+        return Ok(None);
+    };
+    if first.kind != Kind::ObjectStart {
+        return Ok(None);
+    }
+    let mut found = None;
+    loop {
+        let Ok(key) = tokens.expect_token() else {
+            return Ok(None);
+        };
+        if key.kind == Kind::ObjectEnd {
+            break;
+        }
+        let Ok(value) = tokens.expect_token() else {
+            return Ok(None);
+        };
+        let Ok(end) = tokens.skip(value) else {
+            return Ok(None);
+        };
+        if !string_eq(key.raw, "id") {
+            continue;
+        }
+        if found.is_some() {
+            return Err(Error::duplicate_field(key.at, "id"));
+        }
+        if !matches!(value.kind, Kind::String | Kind::Number) || end - value.at > MAX_ID {
+            return Err(Error::wrong_type(
+                value.at,
+                "id",
+                "a string or a number of at most 128 bytes",
+                value.kind.described(),
+            ));
+        }
+        found = Some((key.at, value.at..end));
+    }
+    if tokens.drain().is_err() {
+        return Ok(None);
+    }
+    let Some((key_at, value)) = found else {
+        return Ok(None);
+    };
+    // The comma after the member, or else the one before it.
+    let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+    let after = value.end + line[value.end..].iter().take_while(|b| is_space(b)).count();
+    let member = if line.get(after) == Some(&b',') {
+        key_at..after + 1
+    } else {
+        let before = key_at
+            - line[..key_at]
+                .iter()
+                .rev()
+                .take_while(|b| is_space(b))
+                .count();
+        match line[..before].last() {
+            Some(b',') => before - 1..value.end,
+            _ => key_at..value.end,
+        }
+    };
+    Ok(Some((member, value)))
 }
 
 /// The path of a `{"op":"use_catalog","path":P}` request and what a tool that breaks a rule
@@ -442,12 +596,14 @@ mod tests {
         for length in [10, OUT_CAP + 10] {
             let mut sink = Vec::new();
             let mut out = Output::new(&mut sink, None);
-            out.answer(br#"{"op":"tool_list","format":"mcp"}"#).unwrap();
+            out.answer(&mut br#"{"op":"tool_list","format":"mcp"}"#.to_owned())
+                .unwrap();
             out.answer_at = out.len;
             let half = vec![b'x'; length];
             out.write_all(&half).unwrap();
             out.settle(Err(Error::internal("check_call"))).unwrap();
-            out.answer(br#"{"op":"tool_list","format":"mcp"}"#).unwrap();
+            out.answer(&mut br#"{"op":"tool_list","format":"mcp"}"#.to_owned())
+                .unwrap();
             out.flush().unwrap();
             drop(out);
             let mut list = Vec::new();

@@ -406,3 +406,116 @@ fn a_number_beyond_a_float_in_a_free_form_object_is_out_of_range_in_one_shot_mod
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A line with an `"id"` (first, last or alone; a string or a number) is answered as the line
+/// with that member blanked out, wrapped: `{"answer":A,"id":ID}`, or the error line with
+/// `"id":ID` beside `error`; so a caller with many requests in flight can match answers to
+/// them. A bad id is refused, and an `"id"` inside a call's arguments is the call's.
+#[test]
+fn an_id_is_echoed_beside_the_answer_or_the_error() {
+    let catalog = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/catalogs/mcp-servers/github-mcp-server.json");
+    let mut requests: Vec<Vec<u8>> = REQUESTS.iter().map(|r| r.to_vec()).collect();
+    requests.extend([
+        format!(r#"{{"op":"use_catalog","path":{catalog:?}}}"#).into_bytes(),
+        // Over the block of 64 KiB: the answer is passed on whole, around the block.
+        br#"{"op":"tool_list","format":"mcp"}"#.to_vec(),
+        br#"{"op":"use_catalog","path":"/nonexistent.json"}"#.to_vec(),
+        br#"{"op":"call_delta","format":"anthropic","stream":"s","event":{"type":"message_stop"}}"#
+            .to_vec(),
+        br#"{}"#.to_vec(),
+    ]);
+    let plain = |lines: &[Vec<u8>]| {
+        let mut out = Vec::new();
+        let input = lines.join(&b'\n');
+        tool_schema::serve(&mut &input[..], &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    for id in ["7", r#""a\"b""#, "-1.5e3"] {
+        let member = format!(r#""id":{id}"#);
+        let mut with_id = Vec::new();
+        let mut blanked = Vec::new();
+        for request in &requests {
+            let text = String::from_utf8_lossy(request);
+            let Some(rest) = text.strip_prefix('{') else {
+                // Not an object: no id to find, answered as it is.
+                with_id.push(request.clone());
+                blanked.push(request.clone());
+                continue;
+            };
+            let (line, blank) = match rest {
+                "}" => (
+                    format!("{{{member}}}"),
+                    format!("{{{}}}", " ".repeat(member.len())),
+                ),
+                _ if id == "7" => (
+                    format!("{{{member},{rest}"),
+                    format!("{{{} {rest}", " ".repeat(member.len())),
+                ),
+                _ => {
+                    let body = &text[..text.len() - 1];
+                    (
+                        format!("{body},{member}}}"),
+                        format!("{body} {}}}", " ".repeat(member.len())),
+                    )
+                }
+            };
+            with_id.push(line.into_bytes());
+            blanked.push(blank.into_bytes());
+        }
+        let (got, want) = (plain(&with_id), plain(&blanked));
+        let (got, want): (Vec<&str>, Vec<&str>) = (got.lines().collect(), want.lines().collect());
+        assert_eq!(got.len(), requests.len());
+        assert_eq!(want.len(), requests.len());
+        let mut errors = 0;
+        for ((got, want), request) in got.iter().zip(&want).zip(&with_id) {
+            let request = String::from_utf8_lossy(request);
+            if !request.starts_with('{') {
+                assert_eq!(got, want, "{request}");
+            } else if let Some(error) = want.strip_suffix('}') {
+                if want.starts_with(r#"{"error":"#) {
+                    errors += 1;
+                    assert_eq!(*got, format!("{error},{member}}}"), "{request}");
+                    continue;
+                }
+                assert_eq!(
+                    *got,
+                    format!(r#"{{"answer":{want},{member}}}"#),
+                    "{request}"
+                );
+            } else {
+                assert_eq!(
+                    *got,
+                    format!(r#"{{"answer":{want},{member}}}"#),
+                    "{request}"
+                );
+            }
+        }
+        assert!(errors >= 5, "{errors}");
+    }
+    let answers = serve_all(
+        concat!(
+            r#"{"op":"tool_list","id":1,"id":2}"#,
+            "\n",
+            r#"{"op":"tool_list","id":[1]}"#,
+            "\n",
+            r#"{"op":"check_call","format":"mcp","call":{"name":"read_file","arguments":{"path":"a","id":3}}}"#,
+        )
+        .as_bytes(),
+    );
+    let answers = String::from_utf8(answers).unwrap();
+    let lines: Vec<&str> = answers.lines().collect();
+    assert_eq!(
+        lines[0],
+        r#"{"error":{"code":"duplicate_field","message":"field \"id\" appears again at byte 25"}}"#
+    );
+    assert_eq!(
+        lines[1],
+        r#"{"error":{"code":"wrong_type","message":"field \"id\" must be a string or a number of at most 128 bytes, found an array at byte 23"}}"#
+    );
+    assert!(
+        lines[2].starts_with(r#"{"errors":[{"code":"unknown_argument""#),
+        "{}",
+        lines[2]
+    );
+}
