@@ -43,6 +43,9 @@ const ROOM: usize = if MAX_OUTPUT > MAX_ERROR_LINE {
 /// Lines holding only spaces, tabs or carriage returns (within the limit) are skipped. The last line needs no
 /// newline.
 ///
+/// A request may carry an `"id"`, a string or a number: its line is answered
+/// `{"answer":A,"id":ID}`, or the error line with `"id":ID` beside `"error"`.
+///
 /// Only a failure to read or write ends the stream early; it is returned as an `io` error.
 pub fn serve(input: &mut impl Read, output: &mut impl Write) -> Result<(), Error> {
     serve_catalog(input, output, None)
@@ -184,38 +187,43 @@ impl<'a, W: Write> Output<'a, W> {
         }
         self.answer_at = self.len;
         (self.id_len, self.wrote_error) = (0, false);
-        // A line with an `"id"` is answered as the line without it, wrapped:
-        // {"answer":A,"id":ID}, or its error line with "id":ID beside "error".
-        let answered = match self.take_id(line) {
-            Ok(false) => self.respond(line),
-            Ok(true) => self
-                .write_all(b"{\"answer\":")
-                .map_err(|err| Error::io("cannot write standard output", &err))
-                .and_then(|()| self.respond(line))
-                .and_then(|()| match self.wrote_error {
-                    true => Ok(()),
-                    false => self.close_answer(),
-                }),
-            Err(err) => Err(err),
-        };
+        let mut answered = self.respond(line);
+        // No request reader knows `"id"`, so a line with one is refused for it, before anything
+        // is done (a request is read whole before it acts); then it is answered again without
+        // it, wrapped. A line without one pays nothing for this.
+        if answered.is_err() || self.wrote_error {
+            answered = self.answer_with_id(line).unwrap_or(answered);
+        }
         self.settle(answered)
     }
 
-    /// Finds the line's `"id"` member, if it has one at the top of an object: keeps its value
-    /// in `self.id` and blanks the member (and a comma beside it) with spaces, so the request
-    /// reader sees the line without it, every byte offset unchanged. Only a line holding the
-    /// bytes `"id"` is read for it, so other lines pay one scan of their bytes.
-    fn take_id(&mut self, line: &mut [u8]) -> Result<bool, Error> {
+    /// The answer to a line with an `"id"` member at the top of an object, as the line with
+    /// that member (and a comma beside it) blanked with spaces, so every byte offset in a
+    /// message stays true: `{"answer":A,"id":ID}`, or the error line with `"id":ID` beside
+    /// `"error"`. `None` for a line without one, whose first answer stands.
+    #[cold]
+    fn answer_with_id(&mut self, line: &mut [u8]) -> Option<Result<(), Error>> {
         if !line.windows(4).any(|window| window == b"\"id\"") {
-            return Ok(false);
+            return None;
         }
-        let Some((member, value)) = id_member(line)? else {
-            return Ok(false);
+        let (member, value) = match id_member(line) {
+            Ok(found) => found?,
+            Err(err) => return Some(Err(err)),
         };
+        self.take_back();
+        self.wrote_error = false;
         self.id[..value.len()].copy_from_slice(&line[value.clone()]);
         self.id_len = value.len();
         line[member].fill(b' ');
-        Ok(true)
+        let answer = self
+            .write_all(b"{\"answer\":")
+            .map_err(|err| Error::io("cannot write standard output", &err))
+            .and_then(|()| self.respond(line))
+            .and_then(|()| match self.wrote_error {
+                true => Ok(()),
+                false => self.close_answer(),
+            });
+        Some(answer)
     }
 
     /// Ends a successful answer written after `{"answer":`: its newline becomes `,"id":ID}`
