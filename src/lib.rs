@@ -14,8 +14,18 @@
 //! that tells the model so, in the provider's shape.
 //!
 //! [`respond()`] answers one request and [`serve`] a stream of them; the `tool-schema` binary is
-//! a thin shell around the two. [`catalog_file`] is the catalog reader that the build runs,
-//! exposed for tests and fuzzing.
+//! a thin shell around the two. [`Tools`] is the typed face of the same engine, for a Rust
+//! harness: declarations and tool lists by [`Shape`], a call's [`Verdict`], a [`CallStream`]
+//! per streamed response. `examples/harness.rs` is a whole harness loop.
+//!
+//! ```
+//! use tool_schema::{Format, Shape, Tools};
+//! let anthropic = Shape::new(Format::Anthropic, false).unwrap();
+//! let call = br#"{"type":"tool_use","id":"t1","name":"read_file","input":{"path":"a.md"}}"#;
+//! let verdict = Tools::Compiled.check_call(anthropic, call)?;
+//! assert_eq!(verdict.arguments.as_deref(), Some(r#"{"path":"a.md"}"#));
+//! # Ok::<(), tool_schema::Error>(())
+//! ```
 //!
 //! ```
 //! let mut out = Vec::new();
@@ -42,8 +52,8 @@
 //! The repository's `README.md` is the front page. Its `docs/` directory has one page per
 //! subject, and every request example in them is run by the tests:
 //!
-//! - `docs/protocol.md`: requests and answers, the three ops, stream mode, the command line and
-//!   this library;
+//! - `docs/protocol.md`: requests and answers, the ops, stream mode, the command line and this
+//!   library;
 //! - `docs/formats.md`: the six formats and strict mode;
 //! - `docs/catalogs.md`: the catalog file, its rules, the schema subset and the rendering per
 //!   provider;
@@ -59,38 +69,51 @@
 mod call;
 mod call_stream;
 mod canonical;
+#[doc(hidden)]
 pub mod catalog;
+#[doc(hidden)]
 pub mod catalog_file;
 mod check;
 mod error;
 mod escaped_value;
+#[doc(hidden)]
 pub mod format;
+mod harness;
 mod layout;
 mod nested_value;
+#[doc(hidden)]
 pub mod number;
 mod partial_arguments;
 mod quick_call;
+#[doc(hidden)]
 pub mod regex;
 mod request;
 mod respond;
+#[doc(hidden)]
 pub mod review;
 mod runtime;
+#[doc(hidden)]
 pub mod schema;
 mod sink;
 mod spelling;
 mod stream;
+#[doc(hidden)]
 pub mod tokenizer;
 mod tool_choice;
 mod turn;
 mod validate;
 mod verdict;
+#[doc(hidden)]
 pub mod wire;
+#[doc(hidden)]
 pub mod writer;
 
 pub use call_stream::{CallStreams, MAX_CALL_ARGUMENTS, MAX_STREAMS, MAX_STREAM_CALLS};
 pub use catalog_file::CatalogError;
 pub use error::{Error, MAX_DEPTH, MAX_INPUT};
+pub use harness::{CallStream, Choice, Problem, Settled, Tools, Verdict};
 pub use respond::respond;
+pub use review::Finding;
 pub use runtime::{BadTool, RuntimeCatalog};
 pub use stream::{serve, serve_catalog, serve_refused_catalog};
 pub use wire::{Format, Shape};
