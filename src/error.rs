@@ -6,6 +6,7 @@
 //! replace while the error lives: that is copied. Errors are built through `#[cold]`
 //! functions, off the hot path: line and column are counted only once something has gone wrong.
 
+use crate::spelling;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -412,7 +413,8 @@ impl fmt::Display for Error {
             }
             Kind::UnknownField { name, expected } => write!(
                 f,
-                "{name} at byte {at} is not a field of this request; expected {expected}"
+                "{name} at byte {at} is not a field of this request; {}expected {expected}",
+                DidYouMean(name, expected)
             ),
             Kind::MissingField { field } => write!(
                 f,
@@ -437,7 +439,8 @@ impl fmt::Display for Error {
             ),
             Kind::UnknownFormat { value, expected } => write!(
                 f,
-                "{value} at byte {at} is not a format; expected one of {expected}"
+                "{value} at byte {at} is not a format; {}expected one of {expected}",
+                DidYouMean(value, expected)
             ),
             Kind::Unsupported { format } => write!(
                 f,
@@ -537,6 +540,23 @@ impl fmt::Display for Snippet {
             f.write_str("...")?;
         }
         Ok(())
+    }
+}
+
+/// `did you mean "W"? ` when one word of `expected` (a list such as `op, tool, format`) is
+/// close to the literal the request gave; nothing otherwise.
+struct DidYouMean<'a>(&'a Snippet, &'static str);
+
+impl fmt::Display for DidYouMean<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let DidYouMean(literal, expected) = *self;
+        let text = std::str::from_utf8(&literal.bytes[..usize::from(literal.len)]).unwrap_or("");
+        let inner = text.strip_prefix('"').and_then(|t| t.strip_suffix('"'));
+        let words = expected.split(", ");
+        match inner.and_then(|asked| spelling::closest_word(asked, words)) {
+            Some(meant) => write!(f, "did you mean \"{meant}\"? "),
+            None => Ok(()),
+        }
     }
 }
 

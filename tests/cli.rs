@@ -456,6 +456,14 @@ fn first_mistakes_are_told_what_to_do() {
             br#"{"op":"check_call","call":{"role":"assistant","content":null,"tool_calls":[]}}"#,
             &["a whole message", "tool_calls[i]", "check_turn"],
         ),
+        (
+            br#"{"op":"tool_list","format":"anthropc"}"#,
+            &["unknown_format: ", r#"did you mean "anthropic"?"#],
+        ),
+        (
+            br#"{"op":"tool_schema","tol":"read_file"}"#,
+            &["unknown_field: ", r#"did you mean "tool"?"#],
+        ),
     ] {
         let message = stderr(&[], input);
         for want in wants {
@@ -465,6 +473,19 @@ fn first_mistakes_are_told_what_to_do() {
     }
     let message = stderr(&["--catalog"], b"");
     assert!(message.contains("--catalog needs the path"), "{message}");
+    // A catalog keyword's typo is named.
+    let catalog = std::env::temp_dir().join(format!("typo-{}.json", std::process::id()));
+    std::fs::write(
+        &catalog,
+        br#"[{"name":"a","description":"d","inputSchema":{"type":"object","propertes":{}}}]"#,
+    )
+    .unwrap();
+    let message = stderr(&["--catalog", catalog.to_str().unwrap()], b"{}");
+    assert!(
+        message.contains(r#"did you mean "properties"?"#),
+        "{message}"
+    );
+    std::fs::remove_file(&catalog).unwrap();
     // A request that is one line but wrong is not told about --stream.
     let message = stderr(&[], b"{\"op\":\"tool_list\"} x\n");
     assert!(!message.contains("--stream"), "{message}");
