@@ -111,6 +111,73 @@ enum Kind {
     },
 }
 
+/// Which error a request got: one variant per stable code of `docs/errors.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    /// `malformed_json`: not RFC 8259 JSON.
+    MalformedJson,
+    /// `too_deep`: nested deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// `too_large`: over a size or count limit.
+    TooLarge,
+    /// `too_many_streams`: a `call_delta` opening one stream too many.
+    TooManyStreams,
+    /// `not_an_object`: the request is not a JSON object.
+    NotAnObject,
+    /// `duplicate_field`: a field given twice.
+    DuplicateField,
+    /// `unknown_field`: a field the request does not have.
+    UnknownField,
+    /// `missing_field`: a field the request needs is absent.
+    MissingField,
+    /// `wrong_type`: a field's value has the wrong JSON type.
+    WrongType,
+    /// `unknown_op`: not an op.
+    UnknownOp,
+    /// `unknown_tool`: not a tool of the catalog.
+    UnknownTool,
+    /// `unknown_format`: not a format.
+    UnknownFormat,
+    /// `unsupported`: the format cannot say what is asked.
+    Unsupported,
+    /// `wrong_format`: a streamed event of another format.
+    WrongFormat,
+    /// `io`: reading or writing failed.
+    Io,
+    /// `internal`: a fault inside the crate.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The stable code, as the command line and stream mode write it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::MalformedJson => "malformed_json",
+            ErrorCode::TooDeep => "too_deep",
+            ErrorCode::TooLarge => "too_large",
+            ErrorCode::TooManyStreams => "too_many_streams",
+            ErrorCode::NotAnObject => "not_an_object",
+            ErrorCode::DuplicateField => "duplicate_field",
+            ErrorCode::UnknownField => "unknown_field",
+            ErrorCode::MissingField => "missing_field",
+            ErrorCode::WrongType => "wrong_type",
+            ErrorCode::UnknownOp => "unknown_op",
+            ErrorCode::UnknownTool => "unknown_tool",
+            ErrorCode::UnknownFormat => "unknown_format",
+            ErrorCode::Unsupported => "unsupported",
+            ErrorCode::WrongFormat => "wrong_format",
+            ErrorCode::Io => "io",
+            ErrorCode::Internal => "internal",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The largest request read, in bytes (64 KiB). A longer one is `too_large`.
 pub const MAX_INPUT: usize = 64 * 1024;
 
@@ -118,28 +185,36 @@ pub const MAX_INPUT: usize = 64 * 1024;
 pub const MAX_DEPTH: usize = 64;
 
 impl Error {
-    /// The stable, machine-readable code, e.g. `"unknown_tool"`. Documented in the README.
+    /// The stable, machine-readable code, e.g. `"unknown_tool"`: [`ErrorCode::as_str`] of
+    /// [`Error::kind`]. `docs/errors.md` lists them.
     pub fn code(&self) -> &'static str {
+        self.kind().as_str()
+    }
+
+    /// Which error this is, for a caller that matches on it.
+    pub fn kind(&self) -> ErrorCode {
         match self.kind {
-            Kind::Malformed { .. } => "malformed_json",
-            Kind::TooDeep => "too_deep",
-            Kind::TooLarge | Kind::TooManyCalls { .. } | Kind::StreamLimit { .. } => "too_large",
-            Kind::TooManyStreams { .. } => "too_many_streams",
-            Kind::NotAnObject { .. } => "not_an_object",
-            Kind::DuplicateField { .. } => "duplicate_field",
-            Kind::UnknownField { .. } => "unknown_field",
-            Kind::MissingField { .. } => "missing_field",
-            Kind::WrongType { .. } => "wrong_type",
-            Kind::UnknownOp { .. } => "unknown_op",
-            Kind::UnknownTool { .. } => "unknown_tool",
-            Kind::UnknownFormat { .. } => "unknown_format",
+            Kind::Malformed { .. } => ErrorCode::MalformedJson,
+            Kind::TooDeep => ErrorCode::TooDeep,
+            Kind::TooLarge | Kind::TooManyCalls { .. } | Kind::StreamLimit { .. } => {
+                ErrorCode::TooLarge
+            }
+            Kind::TooManyStreams { .. } => ErrorCode::TooManyStreams,
+            Kind::NotAnObject { .. } => ErrorCode::NotAnObject,
+            Kind::DuplicateField { .. } => ErrorCode::DuplicateField,
+            Kind::UnknownField { .. } => ErrorCode::UnknownField,
+            Kind::MissingField { .. } => ErrorCode::MissingField,
+            Kind::WrongType { .. } => ErrorCode::WrongType,
+            Kind::UnknownOp { .. } => ErrorCode::UnknownOp,
+            Kind::UnknownTool { .. } => ErrorCode::UnknownTool,
+            Kind::UnknownFormat { .. } => ErrorCode::UnknownFormat,
             Kind::Unsupported { .. }
             | Kind::Refused { .. }
             | Kind::OverLimit { .. }
-            | Kind::NotExpressible { .. } => "unsupported",
-            Kind::Io { .. } => "io",
-            Kind::WrongFormat { .. } => "wrong_format",
-            Kind::Internal { .. } => "internal",
+            | Kind::NotExpressible { .. } => ErrorCode::Unsupported,
+            Kind::Io { .. } => ErrorCode::Io,
+            Kind::WrongFormat { .. } => ErrorCode::WrongFormat,
+            Kind::Internal { .. } => ErrorCode::Internal,
         }
     }
 

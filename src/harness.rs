@@ -67,12 +67,98 @@ impl Verdict {
 /// One problem with a call.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
-    /// The stable code (`docs/checking-calls.md` lists them), such as `missing_argument`.
-    pub code: String,
+    /// What is wrong, such as [`ProblemCode::MissingArgument`].
+    pub code: ProblemCode,
     /// JSON Pointer of the argument, within the arguments (`""`: the arguments, or the call).
     pub path: String,
     /// One line, for the model: what was found and what to send.
     pub message: String,
+}
+
+/// What is wrong with a call: one variant per problem code of `docs/checking-calls.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProblemCode {
+    /// `unknown_tool`: the name is not a tool of the catalog.
+    UnknownTool,
+    /// `malformed_arguments`: the arguments are not JSON.
+    MalformedArguments,
+    /// `truncated_arguments`: the arguments end inside a value.
+    TruncatedArguments,
+    /// `arguments_not_object`: the arguments are not an object.
+    ArgumentsNotObject,
+    /// `unknown_argument`: a key the object does not declare.
+    UnknownArgument,
+    /// `duplicate_argument`: a key given twice.
+    DuplicateArgument,
+    /// `missing_argument`: a required key left out.
+    MissingArgument,
+    /// `wrong_argument_type`: a value of the wrong JSON type.
+    WrongArgumentType,
+    /// `argument_out_of_range`: a bound, length or count missed.
+    ArgumentOutOfRange,
+    /// `argument_not_in_enum`: a value outside the enum, or not the const.
+    ArgumentNotInEnum,
+    /// `argument_not_matching`: a string off its pattern or format.
+    ArgumentNotMatching,
+    /// `argument_not_unique`: an array that holds one item twice.
+    ArgumentNotUnique,
+    /// `argument_fits_no_alternative`: a value that fits no branch of a union.
+    ArgumentFitsNoAlternative,
+    /// `arguments_too_complex`: nested too deep, or a union past its budget.
+    ArgumentsTooComplex,
+}
+
+impl ProblemCode {
+    /// Every problem code.
+    pub const ALL: [ProblemCode; 14] = [
+        ProblemCode::UnknownTool,
+        ProblemCode::MalformedArguments,
+        ProblemCode::TruncatedArguments,
+        ProblemCode::ArgumentsNotObject,
+        ProblemCode::UnknownArgument,
+        ProblemCode::DuplicateArgument,
+        ProblemCode::MissingArgument,
+        ProblemCode::WrongArgumentType,
+        ProblemCode::ArgumentOutOfRange,
+        ProblemCode::ArgumentNotInEnum,
+        ProblemCode::ArgumentNotMatching,
+        ProblemCode::ArgumentNotUnique,
+        ProblemCode::ArgumentFitsNoAlternative,
+        ProblemCode::ArgumentsTooComplex,
+    ];
+
+    /// The stable code, as the answer writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ProblemCode::UnknownTool => "unknown_tool",
+            ProblemCode::MalformedArguments => "malformed_arguments",
+            ProblemCode::TruncatedArguments => "truncated_arguments",
+            ProblemCode::ArgumentsNotObject => "arguments_not_object",
+            ProblemCode::UnknownArgument => "unknown_argument",
+            ProblemCode::DuplicateArgument => "duplicate_argument",
+            ProblemCode::MissingArgument => "missing_argument",
+            ProblemCode::WrongArgumentType => "wrong_argument_type",
+            ProblemCode::ArgumentOutOfRange => "argument_out_of_range",
+            ProblemCode::ArgumentNotInEnum => "argument_not_in_enum",
+            ProblemCode::ArgumentNotMatching => "argument_not_matching",
+            ProblemCode::ArgumentNotUnique => "argument_not_unique",
+            ProblemCode::ArgumentFitsNoAlternative => "argument_fits_no_alternative",
+            ProblemCode::ArgumentsTooComplex => "arguments_too_complex",
+        }
+    }
+
+    /// The code that `code` names, if it is one.
+    pub fn from_code(code: &str) -> Option<ProblemCode> {
+        ProblemCode::ALL
+            .into_iter()
+            .find(|known| known.as_str() == code)
+    }
+}
+
+impl std::fmt::Display for ProblemCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// A call settled by a streamed event: its index in the provider's stream, and its verdict.
@@ -312,7 +398,8 @@ fn verdict(answer: &[u8], at: Range<usize>) -> Result<Verdict, Error> {
     if let Ok(errors) = member(answer, at, "errors") {
         for problem in elements(answer, errors)? {
             verdict.problems.push(Problem {
-                code: text(member(answer, problem.clone(), "code")?),
+                code: ProblemCode::from_code(&text(member(answer, problem.clone(), "code")?))
+                    .ok_or_else(|| Error::internal("a verdict"))?,
                 path: text(member(answer, problem.clone(), "path")?),
                 message: text(member(answer, problem, "message")?),
             });

@@ -110,8 +110,8 @@ pub mod writer;
 
 pub use call_stream::{CallStreams, MAX_CALL_ARGUMENTS, MAX_STREAMS, MAX_STREAM_CALLS};
 pub use catalog_file::CatalogError;
-pub use error::{Error, MAX_DEPTH, MAX_INPUT};
-pub use harness::{CallStream, Choice, Problem, Settled, Tools, Verdict};
+pub use error::{Error, ErrorCode, MAX_DEPTH, MAX_INPUT};
+pub use harness::{CallStream, Choice, Problem, ProblemCode, Settled, Tools, Verdict};
 pub use respond::respond;
 pub use review::Finding;
 pub use runtime::{BadTool, RuntimeCatalog};

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tool_schema::{BadTool, Choice, Format, RuntimeCatalog, Shape, Tools};
+use tool_schema::{BadTool, Choice, ErrorCode, Format, ProblemCode, RuntimeCatalog, Shape, Tools};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -94,6 +94,7 @@ fn a_verdict_holds_the_answers_fields() {
     let problems: Vec<(&str, &str)> = (verdict.problems.iter())
         .map(|p| (p.code.as_str(), p.path.as_str()))
         .collect();
+    assert_eq!(verdict.problems[0].code, ProblemCode::UnknownArgument);
     assert_eq!(
         problems,
         [
@@ -121,7 +122,10 @@ fn a_verdict_holds_the_answers_fields() {
             br#"{"type":"tool_use","id":"t1","name":"move_file","input":{}}"#,
         )
         .unwrap_err();
-    assert_eq!(err.code(), "wrong_type");
+    assert_eq!(
+        (err.kind(), err.code()),
+        (ErrorCode::WrongType, "wrong_type")
+    );
     assert!(
         err.to_string().contains(r#"send "format":"anthropic""#),
         "{err}"
@@ -226,4 +230,50 @@ fn the_docs_show_no_internal_module() {
         }
     }
     assert!(public >= 10, "{public}");
+}
+
+/// The code enums are the docs' tables: every problem code of checking-calls.md and every error
+/// code of errors.md has its variant, and no variant is missing from them.
+#[test]
+fn the_code_enums_are_the_docs_tables() {
+    let page = |name: &str, from: &str, to: &str| {
+        let text = std::fs::read_to_string(Path::new(ROOT).join("docs").join(name)).unwrap();
+        let table = text[text.find(from).unwrap()..].to_string();
+        let table = table[..table.find(to).unwrap_or(table.len())].to_string();
+        (table.lines())
+            .filter_map(|line| Some(line.strip_prefix("| `")?.split('`').next()?.to_string()))
+            .collect::<Vec<String>>()
+    };
+    let problems = page("checking-calls.md", "| `unknown_tool` |", "\n\n");
+    let known: Vec<&str> = ProblemCode::ALL.iter().map(|code| code.as_str()).collect();
+    assert_eq!(problems, known);
+    for code in &problems {
+        assert_eq!(ProblemCode::from_code(code).unwrap().as_str(), code);
+    }
+    let errors = page("errors.md", "## Codes", "## One example");
+    assert!(errors.len() >= 16, "{errors:?}");
+    let request_errors = [
+        ErrorCode::MalformedJson,
+        ErrorCode::TooDeep,
+        ErrorCode::TooLarge,
+        ErrorCode::TooManyStreams,
+        ErrorCode::NotAnObject,
+        ErrorCode::DuplicateField,
+        ErrorCode::UnknownField,
+        ErrorCode::MissingField,
+        ErrorCode::WrongType,
+        ErrorCode::UnknownOp,
+        ErrorCode::UnknownTool,
+        ErrorCode::UnknownFormat,
+        ErrorCode::Unsupported,
+        ErrorCode::WrongFormat,
+        ErrorCode::Io,
+        ErrorCode::Internal,
+    ];
+    for code in request_errors {
+        assert!(
+            errors.iter().any(|listed| listed == code.as_str()),
+            "{code}"
+        );
+    }
 }
