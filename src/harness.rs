@@ -177,15 +177,9 @@ impl Tools {
         RuntimeCatalog::load(bytes, bad_tool).map(|catalog| Tools::Loaded(Box::new(catalog)))
     }
 
-    /// [`Tools::load`] of the file at `path`. A file that cannot be read is a refusal of the
-    /// whole document, with the operating system's reason.
+    /// [`Tools::load`] of the file at `path`, as [`RuntimeCatalog::load_path`] reads it.
     pub fn load_path(path: &Path, bad_tool: BadTool) -> Result<Tools, CatalogError> {
-        let bytes = std::fs::read(path).map_err(|err| CatalogError {
-            tool: None,
-            pointer: String::new(),
-            rule: format!("cannot read {}: {err}", path.display()),
-        })?;
-        Tools::load(&bytes, bad_tool)
+        RuntimeCatalog::load_path(path, bad_tool).map(|catalog| Tools::Loaded(Box::new(catalog)))
     }
 
     /// The tools left out when the catalog was read, one entry for each rule each breaks.

@@ -157,8 +157,9 @@ fn main() -> ExitCode {
                 }
                 Some(catalog)
             }
-            Err(line) => {
+            Err(refusal) => {
                 // The build's line, whole, after the path: nothing on standard output.
+                let line = format!("{}: {refusal}", Path::new(&path).display());
                 let _ = writeln!(io::stderr(), "tool-schema: bad_catalog: {line}");
                 if stream {
                     // A stream answers every line: bad_catalog, until a use_catalog succeeds.

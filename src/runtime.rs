@@ -243,20 +243,25 @@ impl RuntimeCatalog {
 
     /// Reads the catalog file at `path`, as given: at most
     /// [`MAX_CATALOG`](crate::catalog_file::MAX_CATALOG) bytes, no `$ref` outside it followed,
-    /// nothing fetched. A refusal is one line: the path, then the reader's.
-    pub fn from_path(path: &Path) -> Result<RuntimeCatalog, String> {
+    /// nothing fetched. A file that cannot be read is a refusal of the whole document, with the
+    /// operating system's reason; the path is the caller's to show.
+    pub fn from_path(path: &Path) -> Result<RuntimeCatalog, CatalogError> {
         RuntimeCatalog::load_path(path, BadTool::RefusesTheFile)
     }
 
     /// [`RuntimeCatalog::from_path`], a tool that breaks a rule taken as `bad_tool` says.
-    pub fn load_path(path: &Path, bad_tool: BadTool) -> Result<RuntimeCatalog, String> {
-        let shown = path.display();
-        let file = std::fs::File::open(path).map_err(|err| format!("{shown}: {err}"))?;
+    pub fn load_path(path: &Path, bad_tool: BadTool) -> Result<RuntimeCatalog, CatalogError> {
+        let unreadable = |err: std::io::Error| CatalogError {
+            tool: None,
+            pointer: String::new(),
+            rule: format!("cannot read the file: {err}"),
+        };
+        let file = std::fs::File::open(path).map_err(unreadable)?;
         let mut bytes = Vec::new();
-        file.take(MAX_CATALOG as u64 + 1)
+        (file.take(MAX_CATALOG as u64 + 1))
             .read_to_end(&mut bytes)
-            .map_err(|err| format!("{shown}: {err}"))?;
-        RuntimeCatalog::load(&bytes, bad_tool).map_err(|err| format!("{shown}: {err}"))
+            .map_err(unreadable)?;
+        RuntimeCatalog::load(&bytes, bad_tool)
     }
 
     /// The catalog review's findings (`review.rs`), sorted by tool, then pointer, then rule.

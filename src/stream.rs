@@ -16,6 +16,7 @@ use crate::writer::MAX_OUTPUT;
 use std::fmt::{self, Write as _};
 use std::io::{self, Read, Write};
 use std::ops::Range;
+use std::path::Path;
 
 /// Room for one whole line at the limit, plus as much again so that reads stay large.
 const IN_CAP: usize = 2 * (MAX_INPUT + 1);
@@ -355,7 +356,9 @@ impl<'a, W: Write> Output<'a, W> {
     fn use_catalog(&mut self, path: Result<(String, BadTool), Error>) -> Result<(), Error> {
         let fail = |err: io::Error| Error::io("cannot write standard output", &err);
         let load = |(path, bad_tool): (String, BadTool)| {
+            let shown = Path::new(&path).display().to_string();
             RuntimeCatalog::load_path(path.as_ref(), bad_tool)
+                .map_err(|err| format!("{shown}: {err}"))
         };
         let refusal = match path.map(load) {
             Ok(Ok(catalog)) => {

@@ -139,12 +139,7 @@ fn a_verdict_holds_the_answers_fields() {
     // A file that cannot be read is a refusal of the document, saying why.
     let err =
         Tools::load_path(Path::new("/nonexistent/tools.json"), BadTool::IsLeftOut).unwrap_err();
-    assert!(
-        err.tool.is_none()
-            && err
-                .rule
-                .starts_with("cannot read /nonexistent/tools.json: ")
-    );
+    assert!(err.tool.is_none() && err.rule.starts_with("cannot read the file: "));
 }
 
 /// A streamed call settles as the bytes API's `call_delta` settles it, event by event.
