@@ -305,3 +305,45 @@ fn run(args: &[&str], input: &[u8]) -> (Option<i32>, Vec<u8>, Vec<u8>) {
     feeder.join().unwrap().unwrap();
     (out.status.code(), out.stdout, out.stderr)
 }
+
+/// The README is a front page a stranger can trust: at most 10 KB, every file it names or
+/// links exists, and it holds no history (issue numbers, rounds).
+#[test]
+fn the_readme_is_short_and_names_only_files_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(text.len() <= 10 * 1024, "README.md is {} bytes", text.len());
+    let mut named = Vec::new();
+    // Links: [text](path), where the path is the repository's.
+    for piece in text.split("](").skip(1) {
+        let target = piece.split(')').next().unwrap();
+        if !target.contains("://") && !target.starts_with('#') {
+            named.push(target.split('#').next().unwrap().to_string());
+        }
+    }
+    // Code spans that are paths: a directory of the repository, then more.
+    for span in text.split('`').skip(1).step_by(2) {
+        let top = [
+            "src/",
+            "tests/",
+            "docs/",
+            "examples/",
+            "python/",
+            "fuzz/",
+            "benches/",
+        ];
+        if top.iter().any(|dir| span.starts_with(dir)) && !span.contains(char::is_whitespace) {
+            named.push(span.trim_end_matches('/').to_string());
+        }
+    }
+    assert!(named.len() >= 8, "{named:?}");
+    for path in &named {
+        assert!(
+            root.join(path).exists(),
+            "README.md names {path}, which does not exist"
+        );
+    }
+    for word in ["issue ", "round ", "Issue #"] {
+        assert!(!text.contains(word), "README.md holds history: {word:?}");
+    }
+}
