@@ -5,6 +5,7 @@ assembled from recorded events. Run by python/ci.sh in a fresh virtual environme
 import json
 import os
 import subprocess
+import sys
 import threading
 import unittest
 from pathlib import Path
@@ -143,6 +144,17 @@ class Process(unittest.TestCase):
                 thread.join(timeout=60)
             self.assertFalse(any(thread.is_alive() for thread in threads))
         self.assertEqual(errors, [])
+
+
+class Readme(unittest.TestCase):
+    def test_the_readme_example_runs(self):
+        text = (REPO / "python/README.md").read_text()
+        example = text.split("```python\n", 1)[1].split("```", 1)[0]
+        out = subprocess.run([sys.executable, "-c", example], cwd=REPO, capture_output=True,
+                             text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(out.stdout.splitlines()[0], "14 tools, 0 refused")
+        self.assertTrue(out.stdout.splitlines()[1].startswith("wrong_argument_type /path "))
 
 
 class Streams(unittest.TestCase):

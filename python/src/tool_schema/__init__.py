@@ -123,10 +123,6 @@ class Catalog:
         self._lock = threading.Lock()
         self._died: Optional[ProcessDied] = None
         self._streams = itertools.count()
-        self._stderr: List[bytes] = []
-        self._readers = [threading.Thread(target=self._read_stderr, daemon=True)]
-        for reader in self._readers:
-            reader.start()
         self.refused: List[Dict[str, Any]] = []
         self.tools: Optional[int] = None
         if path is not None:
@@ -196,8 +192,6 @@ class Catalog:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
-        for reader in self._readers:
-            reader.join(timeout=5)
         for pipe in (self._process.stdout, self._process.stderr):
             if pipe is not None:
                 pipe.close()
@@ -235,12 +229,6 @@ class Catalog:
             raise ToolSchemaError(error["code"], error["message"])
         return answer["answer"]
 
-    def _read_stderr(self) -> None:
-        assert self._process.stderr is not None
-        for line in self._process.stderr:
-            if len(self._stderr) < 100:
-                self._stderr.append(line)
-
     def _death(self) -> ProcessDied:
         """Called with the lock held, once the process's output has ended."""
         if self._died is None:
@@ -249,8 +237,12 @@ class Catalog:
             except subprocess.TimeoutExpired:
                 self._process.kill()
                 self._process.wait()
-            self._readers[0].join(timeout=5)  # the rest of standard error
-            self._died = ProcessDied(b"".join(self._stderr).decode("utf-8", "replace"))
+            # Standard error is read once the process has ended: the binary writes there only
+            # as it fails (stream mode reports a request's error on standard output), so no
+            # thread has to drain it while it runs.
+            assert self._process.stderr is not None
+            stderr = self._process.stderr.read(64 * 1024)
+            self._died = ProcessDied(stderr.decode("utf-8", "replace"))
         return self._died
 
 
